@@ -1,0 +1,266 @@
+"""Aster cards: constellations, the Big and Bang base cards, and the JSON catalog format.
+
+A card (rules/aster.md, "Constellations") has a ``name``, an ``abbr``, a ``pattern`` of
+lattice points, ``points`` (the number of stars), a ``deck`` (``small``: 2–4 stars,
+``large``: 5 or more, ``base`` for Big and Bang, ``obsolete`` for the variant), the
+``actions`` it adds to its owner's sequence, its ``links`` (A7) and an optional ``scoring``
+effect (asymmetric variant).
+
+The catalog file is ``{"provenance": "...", "cards": [card, ...]}`` with each card as
+``{"abbr": "Cru", "name": "Crux", "deck": "small", "points": 4, "pattern": [[0, 1], ...],
+"actions": ["nudge"], "links": {"left": true, "right": true, "up": false, "down": false}}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache, cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from asterion.errors import InputError
+from asterion.models.aster_patterns import Pattern
+from asterion.models.files import read_json_file, read_json_text, validate
+
+
+class ActionKind(str, Enum):
+    """The nine action symbols (rules/aster.md, "Actions"), by their code names."""
+
+    GENERATE = "generate"
+    GENERATE_TARGETED = "generate_targeted"
+    MOVE_LINE = "move_line"
+    MOVE_RING = "move_ring"
+    NUDGE = "nudge"
+    SUPERNOVA = "supernova"
+    BLACK_HOLE = "black_hole"
+    VICTORY_POINT = "victory_point"
+    GRAVITY = "gravity"
+
+
+BOARD_ACTIONS = frozenset(
+    {
+        ActionKind.GENERATE,
+        ActionKind.GENERATE_TARGETED,
+        ActionKind.MOVE_LINE,
+        ActionKind.MOVE_RING,
+        ActionKind.NUDGE,
+        ActionKind.SUPERNOVA,
+    }
+)
+"""The actions that can change which stars stand where."""
+
+
+def parse_action_kind(name: str) -> ActionKind:
+    """:raises InputError: naming the known actions."""
+    try:
+        return ActionKind(name)
+    except ValueError:
+        known = ", ".join(kind.value for kind in ActionKind)
+        raise InputError(f"unknown action {name!r} (expected one of: {known})") from None
+
+
+class Deck(str, Enum):
+    SMALL = "small"
+    LARGE = "large"
+    BASE = "base"
+    OBSOLETE = "obsolete"
+
+
+SMALL_DECK_STARS = (2, 4)
+"""A small card has 2 to 4 stars; a large one 5 or more (the seed's two decks)."""
+
+
+@dataclass(frozen=True)
+class Links:
+    """A7: the connectors printed on a card's edges."""
+
+    left: bool = False
+    right: bool = False
+    up: bool = False
+    down: bool = False
+
+    @property
+    def is_vertical(self) -> bool:
+        """Whether a card can host an aggregated card (``gravity``): it has an up or down link."""
+        return self.up or self.down
+
+
+@dataclass(frozen=True)
+class ScoringEffect:
+    """An end-of-game scoring effect of the asymmetric variant.
+
+    ``flat`` scores ``points`` once; ``per_row_card`` scores ``points`` for each card in the
+    owner's row (Big and Bang included); ``per_aside_card`` for each card set aside.
+    """
+
+    kind: Literal["flat", "per_row_card", "per_aside_card"]
+    points: int
+
+
+@dataclass(frozen=True)
+class Card:
+    abbr: str
+    name: str
+    deck: Deck
+    points: int
+    pattern: Pattern
+    actions: tuple[ActionKind, ...]
+    links: Links
+    scoring: ScoringEffect | None = None
+
+    @property
+    def stars(self) -> int:
+        return len(self.pattern)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """An ordered, immutable set of cards with unique abbreviations."""
+
+    cards: tuple[Card, ...]
+    provenance: str = ""
+
+    @cached_property
+    def by_abbr(self) -> dict[str, Card]:
+        return {card.abbr: card for card in self.cards}
+
+    def __getitem__(self, abbr: str) -> Card:
+        try:
+            return self.by_abbr[abbr]
+        except KeyError:
+            raise InputError(f"unknown card {abbr!r} (not in the catalog)") from None
+
+    def __contains__(self, abbr: object) -> bool:
+        return abbr in self.by_abbr
+
+    def deck(self, deck: Deck) -> tuple[Card, ...]:
+        return tuple(card for card in self.cards if card.deck is deck)
+
+
+# -- the file format ----------------------------------------------------------------------
+
+
+class _LinksSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    left: bool = False
+    right: bool = False
+    up: bool = False
+    down: bool = False
+
+
+class _ScoringSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["flat", "per_row_card", "per_aside_card"]
+    points: int = Field(ge=-100, le=100)
+
+
+class _CardSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    abbr: str = Field(min_length=1, max_length=16)
+    name: str = Field(min_length=1, max_length=80)
+    deck: Deck
+    points: int = Field(ge=0, le=100)
+    pattern: list[tuple[int, int]] = Field(max_length=81)
+    actions: list[ActionKind] = Field(max_length=16)
+    links: _LinksSpec = _LinksSpec()
+    scoring: _ScoringSpec | None = None
+
+    @model_validator(mode="after")
+    def _deck_matches_stars(self) -> _CardSpec:
+        stars = len(self.pattern)
+        if len(set(self.pattern)) != stars:
+            raise ValueError(f"card {self.abbr}: the pattern repeats a point")
+        if self.deck is Deck.BASE:
+            if stars or self.points:
+                raise ValueError(f"card {self.abbr}: base cards have no stars and no points")
+            return self
+        low, high = SMALL_DECK_STARS
+        if self.deck is Deck.SMALL and not low <= stars <= high:
+            raise ValueError(f"card {self.abbr}: a small card has {low}-{high} stars, not {stars}")
+        if self.deck in (Deck.LARGE, Deck.OBSOLETE) and stars <= high:
+            raise ValueError(f"card {self.abbr}: a {self.deck.value} card has 5 or more stars")
+        if self.points != stars:
+            raise ValueError(
+                f"card {self.abbr}: points must equal its number of stars ({stars}), not {self.points}"
+            )
+        return self
+
+
+class _CatalogSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    provenance: str = ""
+    cards: list[_CardSpec] = Field(min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def _unique_abbreviations(self) -> _CatalogSpec:
+        seen: set[str] = set()
+        for card in self.cards:
+            if card.abbr in seen:
+                raise ValueError(f"abbreviation {card.abbr!r} is used by two cards")
+            seen.add(card.abbr)
+        return self
+
+
+def _card_from_spec(spec: _CardSpec) -> Card:
+    scoring = spec.scoring
+    return Card(
+        abbr=spec.abbr,
+        name=spec.name,
+        deck=spec.deck,
+        points=spec.points,
+        pattern=tuple(spec.pattern),
+        actions=tuple(spec.actions),
+        links=Links(**spec.links.model_dump()),
+        scoring=None if scoring is None else ScoringEffect(scoring.kind, scoring.points),
+    )
+
+
+def catalog_from_data(data: object, source: str) -> Catalog:
+    spec = validate(_CatalogSpec, data, source)
+    return Catalog(tuple(_card_from_spec(card) for card in spec.cards), spec.provenance)
+
+
+def load_catalog(path: Path | str | None = None) -> Catalog:
+    """The catalog in ``path``, or the shipped one when ``path`` is ``None``."""
+    if path is None:
+        return default_catalog()
+    return catalog_from_data(read_json_file(path), str(path))
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The shipped catalog (``asterion/data/aster_cards.json``)."""
+    text = resources.files("asterion.data").joinpath("aster_cards.json").read_text("utf-8")
+    return catalog_from_data(read_json_text(text, "aster_cards.json"), "aster_cards.json")
+
+
+def catalog_to_data(catalog: Catalog) -> dict[str, object]:
+    """The JSON document for a catalog (the ``catalog --json`` shape)."""
+    return {
+        "cards": [
+            {
+                "abbr": card.abbr,
+                "name": card.name,
+                "deck": card.deck.value,
+                "points": card.points,
+                "pattern": [list(p) for p in card.pattern],
+                "actions": [a.value for a in card.actions],
+                "links": {
+                    "left": card.links.left,
+                    "right": card.links.right,
+                    "up": card.links.up,
+                    "down": card.links.down,
+                },
+                **(
+                    {"scoring": {"kind": card.scoring.kind, "points": card.scoring.points}}
+                    if card.scoring
+                    else {}
+                ),
+            }
+            for card in catalog.cards
+        ]
+    }

@@ -1,0 +1,106 @@
+"""Reading user files at the door: size limit, JSON syntax, then a pydantic schema.
+
+Every failure becomes an :class:`~asterion.errors.InputError` whose one-line message names the
+file, the field and the problem, e.g. ``state.json: stars.2XX: unknown point '2XX'``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from asterion.errors import InputError, TooLargeError
+
+MAX_FILE_BYTES = 1_000_000
+"""Input files larger than this are refused: no position, catalog or tile set needs more."""
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def read_json_text(text: str, source: str) -> Any:
+    """Parse JSON text, naming ``source`` and the position of a syntax error."""
+    if len(text) > MAX_FILE_BYTES:
+        raise TooLargeError(
+            f"input is {len(text)} bytes; the limit is {MAX_FILE_BYTES} bytes", source=source
+        )
+    try:
+        return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except _DuplicateKeyError as error:
+        raise InputError(
+            f"key {error.key!r} appears twice in one object (for stars: two stars on one point)",
+            source=source,
+        ) from None
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not valid JSON: {error.msg} (line {error.lineno} column {error.colno})",
+            source=source,
+        ) from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", source=source) from None
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """JSON objects with a repeated key are refused: the last value would silently win."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKeyError(key)
+        result[key] = value
+    return result
+
+
+def read_json_file(path: Path | str) -> Any:
+    """Read and parse a JSON file, refusing files over :data:`MAX_FILE_BYTES`."""
+    path = Path(path)
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TooLargeError(
+                f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes", source=source
+            )
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", source=source) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", source=source) from None
+    except OSError as error:
+        raise InputError(f"cannot be read: {error.strerror}", source=source) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text", source=source) from None
+    return read_json_text(text, source)
+
+
+def validate(model: type[ModelT], data: Any, source: str) -> ModelT:
+    """``model.model_validate(data)``, with the first error as a one-line :class:`InputError`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        raise InputError(_describe(first), source=source, field=field) from None
+
+
+def _describe(error: Any) -> str:
+    message = str(error["msg"])
+    kind = error.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "required field is missing"
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    if kind in ("enum", "literal_error") or "Input should be" in message:
+        return f"{message} (got {error.get('input')!r})"
+    return message

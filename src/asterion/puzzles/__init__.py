@@ -1,0 +1,1 @@
+"""Puzzle generators and difficulty graders built on :mod:`asterion.solver`."""

@@ -1,0 +1,1 @@
+"""Pictures (SVG) and text diagrams of boards, states and placements; reads models only."""

@@ -1,0 +1,1 @@
+"""Questions answered about the models: CP-SAT encodings and the exact baselines that check them."""
