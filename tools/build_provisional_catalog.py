@@ -29,17 +29,55 @@ SMALL = [
     ("Mus", "Musca", [[0, 0], [1, 1], [2, 2], [2, 0]], ["gravity", "nudge"], BOTH_UP),
 ]
 LARGE = [
-    ("Cas", "Cassiopeia", [[-2, 0], [-1, 1], [0, 0], [1, 1], [2, 0]], ["supernova", "generate"], BOTH),
-    ("CrB", "Corona Borealis", [[-2, 0], [-1, -1], [0, -1], [1, -1], [2, 0]],
-     ["generate_targeted", "move_ring"], BOTH_DOWN),
-    ("Del", "Delphinus", [[0, 0], [1, 1], [2, 0], [1, -1], [-1, -1]], ["black_hole", "move_line"], BOTH),
-    ("Cyg", "Cygnus", [[0, 2], [0, 1], [0, 0], [0, -1], [-1, 0], [1, 0]],
-     ["move_line", "nudge", "victory_point"], BOTH),
-    ("Leo", "Leo", [[-3, 0], [-1, 0], [0, 0], [0, 1], [1, 1], [3, 0]], ["gravity", "generate"], BOTH_UP),
-    ("Ori", "Orion", [[-2, 2], [2, 2], [-1, 0], [0, 0], [1, 0], [-2, -2], [2, -2]],
-     ["generate_targeted", "move_line", "supernova"], BOTH),
-    ("UMa", "Ursa Major", [[-3, 3], [-2, 2], [-1, 1], [0, 0], [1, 0], [1, -1], [0, -1]],
-     ["move_ring", "nudge", "generate"], LEFT_ONLY),
+    (
+        "Cas",
+        "Cassiopeia",
+        [[-2, 0], [-1, 1], [0, 0], [1, 1], [2, 0]],
+        ["supernova", "generate"],
+        BOTH,
+    ),
+    (
+        "CrB",
+        "Corona Borealis",
+        [[-2, 0], [-1, -1], [0, -1], [1, -1], [2, 0]],
+        ["generate_targeted", "move_ring"],
+        BOTH_DOWN,
+    ),
+    (
+        "Del",
+        "Delphinus",
+        [[0, 0], [1, 1], [2, 0], [1, -1], [-1, -1]],
+        ["black_hole", "move_line"],
+        BOTH,
+    ),
+    (
+        "Cyg",
+        "Cygnus",
+        [[0, 2], [0, 1], [0, 0], [0, -1], [-1, 0], [1, 0]],
+        ["move_line", "nudge", "victory_point"],
+        BOTH,
+    ),
+    (
+        "Leo",
+        "Leo",
+        [[-3, 0], [-1, 0], [0, 0], [0, 1], [1, 1], [3, 0]],
+        ["gravity", "generate"],
+        BOTH_UP,
+    ),
+    (
+        "Ori",
+        "Orion",
+        [[-2, 2], [2, 2], [-1, 0], [0, 0], [1, 0], [-2, -2], [2, -2]],
+        ["generate_targeted", "move_line", "supernova"],
+        BOTH,
+    ),
+    (
+        "UMa",
+        "Ursa Major",
+        [[-3, 3], [-2, 2], [-1, 1], [0, 0], [1, 0], [1, -1], [0, -1]],
+        ["move_ring", "nudge", "generate"],
+        LEFT_ONLY,
+    ),
 ]
 BASE = [
     ("Big", "Big", [], ["generate", "move_ring"], RIGHT_ONLY),  # A6, standard side
@@ -53,10 +91,23 @@ PROVENANCE = (
 )
 
 
-def card(abbr: str, name: str, pattern: list[list[int]], actions: list[str],
-         links: dict[str, bool], deck: str) -> dict[str, object]:
-    return {"abbr": abbr, "name": name, "deck": deck, "points": len(pattern),
-            "pattern": pattern, "actions": actions, "links": links}
+def card(
+    abbr: str,
+    name: str,
+    pattern: list[list[int]],
+    actions: list[str],
+    links: dict[str, bool],
+    deck: str,
+) -> dict[str, object]:
+    return {
+        "abbr": abbr,
+        "name": name,
+        "deck": deck,
+        "points": len(pattern),
+        "pattern": pattern,
+        "actions": actions,
+        "links": links,
+    }
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 
 from asterion.errors import IllegalActionError, InputError
@@ -36,7 +36,7 @@ from asterion.models.aster_patterns import (
 )
 
 
-class Color(str, Enum):
+class Color(StrEnum):
     """The four star colors, in seating order; each is also a player."""
 
     RED = "red"
@@ -328,8 +328,10 @@ def _with(values: PerColor, color: Color, delta: int) -> PerColor:
     return _per_color(as_list)
 
 
-def _with_item(items: tuple[tuple[str, ...], ...], color: Color, abbr: str) -> tuple[tuple[str, ...], ...]:
-    return tuple(row + (abbr,) if i == color.number else row for i, row in enumerate(items))
+def _with_item(
+    items: tuple[tuple[str, ...], ...], color: Color, abbr: str
+) -> tuple[tuple[str, ...], ...]:
+    return tuple((*row, abbr) if i == color.number else row for i, row in enumerate(items))
 
 
 # -- legal actions ----------------------------------------------------------------------------
@@ -535,8 +537,10 @@ def apply_unchecked(state: AsterState, move: Move) -> AsterState:
     return replace(after, next_slot=move.slot + 1)
 
 
-def _set_star(stars: tuple[Color | None, ...], i: int, color: Color | None) -> tuple[Color | None, ...]:
-    return stars[:i] + (color,) + stars[i + 1 :]
+def _set_star(
+    stars: tuple[Color | None, ...], i: int, color: Color | None
+) -> tuple[Color | None, ...]:
+    return (*stars[:i], color, *stars[i + 1 :])
 
 
 def _place_from_reserve(state: AsterState, point: Point) -> AsterState:
@@ -592,7 +596,7 @@ def _effect_gravity(state: AsterState, action: Action) -> AsterState:
     decks = (rest, state.decks[1]) if which == 0 else (state.decks[0], rest)
     number = state.player.number
     aggregated = tuple(
-        agg + ((action.host, top),) if i == number else agg for i, agg in enumerate(state.aggregated)
+        (*agg, (action.host, top)) if i == number else agg for i, agg in enumerate(state.aggregated)
     )
     return replace(state, decks=decks, aggregated=aggregated)
 

@@ -25,6 +25,7 @@ a straight line is a maximal chain of collinear edges, a ring a connected compon
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -79,7 +80,11 @@ _POINT_NAME = re.compile(r"^([1-9])(NE|NW|SE|SW|N|E|S|W)$")
 
 
 def point_name(ring: int, direction: Direction) -> Point:
-    """The name of the point of ``ring`` in ``direction``: ``point_name(2, Direction.NE) == "2NE"``."""
+    """The name of the point of ``ring`` in ``direction``.
+
+    >>> point_name(2, Direction.NE)
+    '2NE'
+    """
     return f"{ring}{direction.name}"
 
 
@@ -228,7 +233,7 @@ class Board:
                 graph.add_edge(point_name(r, d), point_name(r, following), kind="ring")
         for d in DIRECTIONS:
             spoke = [point_name(r, d) for r in range(1, self.rings + 1)] + [CENTER]
-            for a, b in zip(spoke, spoke[1:], strict=False):
+            for a, b in itertools.pairwise(spoke):
                 graph.add_edge(a, b, kind="line")
         return graph
 
@@ -239,7 +244,8 @@ class Board:
     @cached_property
     def _neighbors(self) -> dict[Point, tuple[Point, ...]]:
         return {
-            p: tuple(sorted(self.graph.neighbors(p), key=self.index.__getitem__)) for p in self.points
+            p: tuple(sorted(self.graph.neighbors(p), key=self.index.__getitem__))
+            for p in self.points
         }
 
     # -- derived structures -----------------------------------------------------------------
@@ -316,7 +322,7 @@ class Board:
 
     @cached_property
     def spokes(self) -> tuple[tuple[Point, ...], ...]:
-        """The 8 spokes ``d1 … dR`` (center excluded), one per direction, derived from ``line`` edges."""
+        """The 8 spokes ``d1 … dR`` (center excluded), derived from the ``line`` edges."""
         line_graph = nx.Graph(
             (a, b) for a, b, kind in self.graph.edges(data="kind") if kind == "line"
         )
@@ -338,7 +344,8 @@ class Board:
         """
         if self.rings < 3:
             raise InputError(
-                f"the starting stars stand on rings 2 and 3; a {self.rings}-ring board has no ring 3",
+                f"the starting stars stand on rings 2 and 3; "
+                f"a {self.rings}-ring board has no ring 3",
                 field="rings",
             )
         return (point_name(2, direction), point_name(3, direction))
@@ -363,7 +370,7 @@ def _merge_collinear(
     joined = nx.Graph()
     joined.add_nodes_from(range(len(edge_list)))
     for group in by_point_and_direction.values():
-        for i, j in zip(group, group[1:], strict=False):
+        for i, j in itertools.pairwise(group):
             joined.add_edge(i, j)
     chains = []
     for component in nx.connected_components(joined):

@@ -14,7 +14,7 @@ The catalog file is ``{"provenance": "...", "cards": [card, ...]}`` with each ca
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -27,7 +27,7 @@ from asterion.models.aster_patterns import Pattern
 from asterion.models.files import read_json_file, read_json_text, validate
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     """The nine action symbols (rules/aster.md, "Actions"), by their code names."""
 
     GENERATE = "generate"
@@ -63,7 +63,7 @@ def parse_action_kind(name: str) -> ActionKind:
         raise InputError(f"unknown action {name!r} (expected one of: {known})") from None
 
 
-class Deck(str, Enum):
+class Deck(StrEnum):
     SMALL = "small"
     LARGE = "large"
     BASE = "base"
@@ -185,7 +185,8 @@ class _CardSpec(BaseModel):
             raise ValueError(f"card {self.abbr}: a {self.deck.value} card has 5 or more stars")
         if self.points != stars:
             raise ValueError(
-                f"card {self.abbr}: points must equal its number of stars ({stars}), not {self.points}"
+                f"card {self.abbr}: points must equal its number of stars "
+                f"({stars}), not {self.points}"
             )
         return self
 

@@ -118,9 +118,7 @@ def _build_state(spec: StateSpec, catalog: Catalog) -> AsterState:
     _check_cards(catalog, spec.offer, "offer")
     _check_cards(catalog, spec.decks.small, "decks.small")
     _check_cards(catalog, spec.decks.large, "decks.large")
-    rows = tuple(
-        tuple(spec.rows.get(c, rules.base_cards if c in players else ())) for c in COLORS
-    )
+    rows = tuple(tuple(spec.rows.get(c, rules.base_cards if c in players else ())) for c in COLORS)
     state = AsterState(
         stars=tuple(stars),
         reserve=reserve,

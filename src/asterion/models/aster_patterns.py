@@ -23,7 +23,7 @@ placement. The allowed transforms are a parameter (``transforms``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
+from enum import StrEnum
 
 from asterion.errors import InputError
 from asterion.models.aster_board import Board, Point, Vector
@@ -34,7 +34,7 @@ Matrix = tuple[int, int, int, int]
 """A 2×2 integer matrix ``(a, b, c, d)`` mapping ``(x, y)`` to ``(a·x + b·y, c·x + d·y)``."""
 
 
-class Transforms(str, Enum):
+class Transforms(StrEnum):
     """Which transforms of a pattern count as the same constellation (A8)."""
 
     EXACT = "exact"
@@ -98,7 +98,8 @@ def check_pattern(pattern: Iterable[Sequence[int]], board: Board) -> Pattern:
         raise InputError("the pattern repeats a point")
     if len(points) > len(board.points):
         raise InputError(
-            f"the pattern has {len(points)} points; a {board.rings}-ring board has {len(board.points)}"
+            f"the pattern has {len(points)} points; "
+            f"a {board.rings}-ring board has {len(board.points)}"
         )
     width = max(x for x, _ in points) - min(x for x, _ in points)
     height = max(y for _, y in points) - min(y for _, y in points)

@@ -1,0 +1,72 @@
+"""What every command shares: exit statuses, error reporting, JSON and picture output.
+
+Exit statuses (DESIGN.md, "Command line"): 0 answered yes, 1 answered no, 2 bad input or
+usage, 3 not answered within the time limit.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from asterion.errors import IllegalActionError, InputError
+from asterion.render.aster_svg import write_svg
+
+YES, NO, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
+
+console = Console(highlight=False, markup=False, soft_wrap=True)
+"""Readable summaries go to stdout through rich (plain text when piped)."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reports_input_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """User mistakes become one line on stderr and exit status 2, never a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except (InputError, IllegalActionError) as error:
+            print(f"asterion: error: {error}", file=sys.stderr)
+            raise typer.Exit(BAD_INPUT) from None
+
+    return wrapper
+
+
+def print_json(document: Any) -> None:
+    """One JSON document on stdout (keys in the documented order, stable across runs)."""
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def save_svg(path: Path | None, svg: Callable[[], str], *, quiet: bool) -> None:
+    """Write the picture if ``--svg`` was given (built only then); say so unless ``quiet``."""
+    if path is None:
+        return
+    write_svg(path, svg())
+    if not quiet:
+        console.print(f"picture: {path}")
+
+
+def finish(code: int) -> None:
+    """Leave with ``code`` (0 returns normally so that typer's own handling stays in charge)."""
+    if code != YES:
+        raise typer.Exit(code)
+
+
+def parse_json_option(text: str, option: str) -> Any:
+    """Parse a JSON command-line value, naming the option on error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not valid JSON: {error.msg} (column {error.colno})", source=option
+        ) from None

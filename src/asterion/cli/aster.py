@@ -1,0 +1,350 @@
+"""``asterion aster …``: the board, the cards, positions, placements and perft."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from asterion.cli._common import (
+    NO,
+    YES,
+    console,
+    finish,
+    parse_json_option,
+    print_json,
+    reports_input_errors,
+    save_svg,
+)
+from asterion.errors import InputError
+from asterion.models.aster import HOME_DIRECTIONS, AsterState
+from asterion.models.aster_board import DEFAULT_RINGS, MAX_RINGS, MIN_RINGS, Board
+from asterion.models.aster_cards import Catalog, catalog_to_data, load_catalog
+from asterion.models.aster_files import load_state, state_to_data
+from asterion.models.aster_patterns import (
+    Pattern,
+    Placement,
+    check_pattern,
+    parse_transforms,
+    placements,
+)
+from asterion.render.aster_svg import board_svg
+from asterion.render.aster_text import board_text
+from asterion.solver.aster_perft import DEFAULT_MAX_STATES, perft
+from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
+from asterion.solver.result import DEFAULT_TIME_LIMIT
+
+app = typer.Typer(
+    help="Aster: stars generated, moved and destroyed on concentric squares to form "
+    "constellations.",
+    no_args_is_help=True,
+)
+
+# -- shared options -------------------------------------------------------------------------
+
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
+]
+SvgOpt = Annotated[
+    Path | None,
+    typer.Option("--svg", metavar="FILE", help="Also draw the answer as an SVG picture."),
+]
+RingsOpt = Annotated[
+    int,
+    typer.Option(
+        "--rings", min=MIN_RINGS, max=MAX_RINGS, help="Concentric squares on the board (R, 2-9)."
+    ),
+]
+CatalogOpt = Annotated[
+    Path | None,
+    typer.Option("--catalog", metavar="FILE", help="A card catalog JSON file (default: shipped)."),
+]
+StateArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="[STATE]",
+        help="A STATE JSON file (default: the opening of a 2-player game). "
+        'Example: {"stars": {"2NE": "red", "C": "blue"}, "player": "red", '
+        '"actions": ["generate", "move_ring"]}',
+    ),
+]
+
+
+def _state_or_opening(path: Path | None, catalog: Catalog | None = None) -> AsterState:
+    if path is None:
+        return AsterState.new_game()
+    return load_state(path, catalog)
+
+
+# -- board ----------------------------------------------------------------------------------
+
+
+def board_to_data(board: Board) -> dict[str, Any]:
+    graph = board.graph
+    return {
+        "rings": board.rings,
+        "points": [{"name": p, **graph.nodes[p]} for p in board.points],
+        "edges": [{"a": a, "b": b, "kind": kind} for a, b, kind in graph.edges(data="kind")],
+        "lines": [list(line) for line in board.lines],
+        "generation_points": list(board.generation_points),
+        "starting_points": (
+            {c.value: list(board.starting_points(d)) for c, d in HOME_DIRECTIONS.items()}
+            if board.rings >= 3
+            else {}
+        ),
+    }
+
+
+@app.command()
+@reports_input_errors
+def board(
+    rings: RingsOpt = DEFAULT_RINGS,
+    sides_are_lines: Annotated[
+        bool, typer.Option(help="A1: count the sides of the squares as straight lines.")
+    ] = False,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """The board as a graph: points, ring and line connections, straight lines."""
+    the_board = Board(rings=rings, sides_are_lines=sides_are_lines)
+    if json_out:
+        print_json(board_to_data(the_board))
+    else:
+        ring_edges = sum(1 for *_, k in the_board.graph.edges(data="kind") if k == "ring")
+        console.print(board_text(the_board))
+        console.print(
+            f"{the_board.rings} rings, {len(the_board.points)} points, "
+            f"{the_board.graph.number_of_edges()} connections "
+            f"({ring_edges} ring, {the_board.graph.number_of_edges() - ring_edges} line), "
+            f"{len(the_board.lines)} straight lines for movement."
+        )
+        console.print(f"generation points: {' '.join(the_board.generation_points)}")
+    save_svg(svg, lambda: board_svg(the_board, title=f"Aster board, {rings} rings"), quiet=json_out)
+
+
+# -- catalog --------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False) -> None:
+    """The constellation cards: deck, points, actions, links."""
+    cards = load_catalog(catalog_file)
+    if json_out:
+        print_json(catalog_to_data(cards))
+        return
+    table = Table(title=f"{len(cards.cards)} cards")
+    for column in ("abbr", "name", "deck", "points", "actions", "links"):
+        table.add_column(column)
+    for card in cards.cards:
+        links = "".join(
+            mark
+            for mark, on in zip(
+                "LRUD",
+                (card.links.left, card.links.right, card.links.up, card.links.down),
+                strict=True,
+            )
+            if on
+        )
+        table.add_row(
+            card.abbr,
+            card.name,
+            card.deck.value,
+            str(card.points),
+            ", ".join(a.value for a in card.actions),
+            links or "-",
+        )
+    console.print(table)
+    if cards.provenance:
+        console.print(f"source: {cards.provenance}")
+
+
+# -- show -----------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def show(state_file: StateArg = None, json_out: JsonOpt = False, svg: SvgOpt = None) -> None:
+    """A position: the board with its stars, reserves, VP and the action list."""
+    state = _state_or_opening(state_file)
+    if json_out:
+        print_json(state_to_data(state))
+    else:
+        console.print(board_text(state.board, state.star_map()))
+        for color in state.players:
+            marker = "*" if color is state.player else " "
+            console.print(
+                f"{marker} {color.value:<6} stars {len(state.stars_of(color)):>2}  "
+                f"reserve {state.reserve_of(color):>2}  VP {state.vp_of(color):>3}  "
+                f"row {' '.join(state.row_of(color)) or '-'}"
+            )
+        slots = [
+            f"[{a.value}]" if i == state.next_slot else a.value for i, a in enumerate(state.actions)
+        ]
+        console.print(f"actions: {' '.join(slots) or '(none)'}")
+        if state.offer:
+            console.print(f"offer: {' '.join(state.offer)}")
+    save_svg(
+        svg,
+        lambda: board_svg(
+            state.board, stars=state.star_map(), title=f"{state.player.value} to play"
+        ),
+        quiet=json_out,
+    )
+
+
+# -- place ----------------------------------------------------------------------------------
+
+
+def _resolve_pattern(
+    abbr: str | None, pattern_json: str | None, cards: Catalog, board: Board
+) -> tuple[str, Pattern]:
+    if (abbr is None) == (pattern_json is None):
+        raise InputError("give either a card abbreviation or --pattern, not both or neither")
+    if pattern_json is not None:
+        data = parse_json_option(pattern_json, "--pattern")
+        if not isinstance(data, list):
+            raise InputError("expected a JSON list of [x, y] points", source="--pattern")
+        try:
+            return "pattern", check_pattern(data, board)
+        except InputError as error:
+            raise error.located("--pattern") from None
+    assert abbr is not None
+    card = cards[abbr]
+    if not card.pattern:
+        raise InputError(f"{abbr} is a base card: it has no pattern to place")
+    try:
+        return f"{card.abbr} ({card.name})", check_pattern(card.pattern, board)
+    except InputError as error:
+        raise InputError(f"{abbr}: {error.problem}") from None
+
+
+def _placement_row(
+    board: Board, placement: Placement, scored: ScoredPlacement | None
+) -> dict[str, Any]:
+    return {
+        "points": sorted(placement),
+        "present": None if scored is None else not scored.missing,
+        "missing": [] if scored is None else sorted(scored.missing),
+    }
+
+
+@app.command()
+@reports_input_errors
+def place(
+    abbr: Annotated[str | None, typer.Argument(help="A card's abbreviation, e.g. Cru.")] = None,
+    pattern: Annotated[
+        str | None,
+        typer.Option(metavar="JSON", help="A pattern as a JSON list of [x, y] lattice points."),
+    ] = None,
+    state_file: Annotated[
+        Path | None,
+        typer.Option("--state", metavar="STATE", help="Say which placements are present here."),
+    ] = None,
+    transforms: Annotated[
+        str | None,
+        typer.Option(
+            help="exact, translate, translate+rotate or translate+rotate+reflect "
+            "(default: the state's, else translate+rotate+reflect: A8).",
+        ),
+    ] = None,
+    rings: RingsOpt = DEFAULT_RINGS,
+    catalog_file: CatalogOpt = None,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds for the CP-SAT best placement.")
+    ] = DEFAULT_TIME_LIMIT,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """Every placement of a constellation; with --state, which are present and what each lacks.
+
+    Exit status 0 if the pattern fits the board (with --state: if it is present), else 1.
+    """
+    cards = load_catalog(catalog_file)
+    state = load_state(state_file, cards) if state_file is not None else None
+    board_ = state.board if state is not None else Board(rings=rings)
+    group = parse_transforms(transforms) if transforms else None
+    if group is None:
+        group = (
+            state.rules.transforms
+            if state is not None
+            else parse_transforms("translate+rotate+reflect")
+        )
+    label, shape = _resolve_pattern(abbr, pattern, cards, board_)
+    found = placements(board_, shape, group)
+    scored = {pl: score_placement(state, pl) for pl in found} if state is not None else {}
+    if state is not None:
+        found.sort(key=lambda pl: scored[pl].sort_key(board_))
+    rows = [_placement_row(board_, pl, scored.get(pl)) for pl in found]
+    best = best_placement(state, shape, group, time_limit=time_limit) if state and found else None
+    if json_out:
+        print_json({"count": len(found), "placements": rows})
+    else:
+        _print_placements(label, group.value, rows, best)
+    highlight = best.value if best is not None and best.value is not None else None
+    first = found[0] if found else frozenset()
+    save_svg(
+        svg,
+        lambda: board_svg(
+            board_,
+            stars=state.star_map() if state else {},
+            highlight=highlight.points if highlight else first,
+            missing=highlight.missing if highlight else (),
+            title=f"{label}: {len(found)} placements",
+        ),
+        quiet=json_out,
+    )
+    answered_yes = any(row["present"] for row in rows) if state is not None else bool(found)
+    finish(YES if answered_yes else NO)
+
+
+def _print_placements(label: str, group: str, rows: list[dict[str, Any]], best: Any) -> None:
+    console.print(f"{label}: {len(rows)} placements under {group}")
+    shown = rows[:20]
+    for row in shown:
+        status = ""
+        if row["present"] is not None:
+            status = "present" if row["present"] else f"missing {' '.join(row['missing'])}"
+        console.print(f"  {' '.join(row['points']):<40} {status}")
+    if len(rows) > len(shown):
+        console.print(f"  … and {len(rows) - len(shown)} more (--json lists all)")
+    if best is not None:
+        if best.value is None:
+            console.print(f"best placement: {best.status.value} within the time limit")
+        else:
+            value = best.value
+            console.print(
+                f"best placement ({best.status.value}, CP-SAT, {best.wall_time * 1000:.0f} ms, "
+                f"checked against the enumeration): {' '.join(sorted(value.points))}: "
+                f"{len(value.missing)} missing, {value.own} own stars"
+            )
+
+
+# -- perft ----------------------------------------------------------------------------------
+
+
+@app.command("perft")
+@reports_input_errors
+def perft_command(
+    state_file: StateArg = None,
+    max_states: Annotated[
+        int, typer.Option(min=1, help="Refuse positions that need more search states than this.")
+    ] = DEFAULT_MAX_STATES,
+    json_out: JsonOpt = False,
+) -> None:
+    """Count the distinct boards the active player's action list can reach this turn.
+
+    Each slot is used or skipped, in order; a board reached with different numbers of actions
+    counts under the smallest.
+    """
+    state = _state_or_opening(state_file)
+    result = perft(state, max_states=max_states)
+    if json_out:
+        print_json(result.to_json())
+        return
+    actions = " ".join(a.value for a in state.actions[state.next_slot :]) or "(none)"
+    console.print(f"{state.player.value} with {actions}: {result.boards} distinct boards")
+    for used, count in result.by_actions.items():
+        console.print(f"  {used} action{'s' if used != 1 else ' '}: {count}")

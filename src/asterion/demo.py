@@ -1,0 +1,84 @@
+"""``asterion demo``: a short tour over the shipped data, writing pictures to a folder.
+
+Each step calls the same library functions as the commands, so the tour doubles as a smoke
+test of the whole stack on a fresh install.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+from asterion.errors import InputError
+from asterion.models.aster import AsterState
+from asterion.models.aster_board import Board
+from asterion.models.aster_cards import Deck, default_catalog
+from asterion.models.aster_files import parse_state
+from asterion.render.aster_svg import board_svg, write_svg
+from asterion.solver.aster_perft import perft
+from asterion.solver.aster_place import best_placement
+
+DEMO_STATE = "aster_demo_state.json"
+
+
+def _demo_state() -> AsterState:
+    text = resources.files("asterion.data").joinpath(DEMO_STATE).read_text("utf-8")
+    return parse_state(text, DEMO_STATE)
+
+
+def run_demo(out: Path) -> Iterator[str]:
+    """Run the tour, yielding the lines to print; pictures are written under ``out``."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create the folder: {error.strerror}", source=str(out)) from None
+
+    yield "Aster"
+    board = Board()
+    edges = board.graph.number_of_edges()
+    write_svg(out / "aster-board.svg", board_svg(board, title="Aster board, 4 rings"))
+    yield (
+        f"  board: {len(board.points)} points, {edges} connections, "
+        f"{len(board.lines)} straight lines -> {out / 'aster-board.svg'}"
+    )
+
+    catalog = default_catalog()
+    sizes = {deck: len(catalog.deck(deck)) for deck in (Deck.SMALL, Deck.LARGE)}
+    yield (
+        f"  catalog: {sizes[Deck.SMALL]} small and {sizes[Deck.LARGE]} large constellation cards"
+        " (provisional shapes)"
+    )
+
+    opening = AsterState.new_game()
+    counted = perft(opening)
+    yield (
+        f"  opening, red's first turn ({', '.join(a.value for a in opening.actions)}): "
+        f"{counted.boards} distinct boards reachable (perft)"
+    )
+
+    state = _demo_state()
+    for abbr in ("Cru", "Ori"):
+        card = catalog[abbr]
+        result = best_placement(state, card.pattern, time_limit=10)
+        if result.value is None:
+            yield f"  {card.name}: best placement {result.status.value}"
+            continue
+        best = result.value
+        picture = out / f"aster-place-{abbr}.svg"
+        write_svg(
+            picture,
+            board_svg(
+                board,
+                stars=state.star_map(),
+                highlight=best.points,
+                missing=best.missing,
+                title=f"{card.name}: best placement",
+            ),
+        )
+        lacking = " ".join(best.missing) or "nothing"
+        yield (
+            f"  {card.name} in the demo position: best placement lacks {lacking} "
+            f"({best.own} red stars used; CP-SAT {result.status.value}, certified) -> {picture}"
+        )
+    yield f"pictures written to {out}/"

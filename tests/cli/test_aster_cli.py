@@ -1,0 +1,207 @@
+"""The ``asterion aster`` commands: documented JSON shapes, exit statuses and error lines.
+
+Expected numbers come from the worked examples of rules/aster.md or are worked out by hand
+in a comment beside them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from asterion.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, document: object, name: str = "state.json") -> str:
+    path = tmp_path / name
+    path.write_text(document if isinstance(document, str) else json.dumps(document))
+    return str(path)
+
+
+# -- board, catalog ---------------------------------------------------------------------------
+
+
+def test_board_json_counts_from_the_rules_page() -> None:
+    code, out, _ = run("aster", "board", "--json")
+    board = json.loads(out)
+    assert code == 0
+    assert len(board["points"]) == 33  # 8R + 1
+    kinds = [edge["kind"] for edge in board["edges"]]
+    assert kinds.count("ring") == 32 and kinds.count("line") == 32
+    assert sorted(board["generation_points"]) == ["1NE", "1NW", "1SE", "1SW", "C"]
+    assert board["starting_points"]["red"] == ["2NE", "3NE"]
+
+
+@pytest.mark.parametrize("rings", [2, 9])
+def test_board_other_sizes(rings: int) -> None:
+    code, out, _ = run("aster", "board", "--rings", str(rings), "--json")
+    assert code == 0 and len(json.loads(out)["points"]) == 8 * rings + 1
+
+
+def test_board_rings_out_of_range_is_a_usage_error() -> None:
+    code, _, _ = run("aster", "board", "--rings", "10")
+    assert code == 2
+
+
+def test_catalog_json_shape() -> None:
+    code, out, _ = run("aster", "catalog", "--json")
+    cards = json.loads(out)["cards"]
+    assert code == 0
+    decks = {card["deck"] for card in cards}
+    assert {"small", "large", "base"} <= decks
+    assert sum(card["deck"] in ("small", "large") for card in cards) >= 12
+    for card in cards:
+        assert {"abbr", "name", "deck", "points", "pattern", "actions", "links"} <= set(card)
+        if card["deck"] != "base":
+            assert card["points"] == len(card["pattern"])  # points = number of stars
+
+
+# -- place ------------------------------------------------------------------------------------
+
+
+def test_place_pattern_worked_example() -> None:
+    # rules page: [[0,0],[1,0]] has 24 placements, 12 under translate alone
+    code, out, _ = run("aster", "place", "--pattern", "[[0,0],[1,0]]", "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert set(document) == {"count", "placements"}
+    assert document["count"] == 24 == len(document["placements"])
+    assert all(p["present"] is None and p["missing"] == [] for p in document["placements"])
+    _, out, _ = run(
+        "aster", "place", "--pattern", "[[0,0],[1,0]]", "--transforms", "translate", "--json"
+    )
+    assert json.loads(out)["count"] == 12
+
+
+def test_place_with_state_reports_present_and_missing(tmp_path: Path) -> None:
+    # Stars on 4N, 4S and 4W (the ring-4 midpoints). The pair [[0,0],[0,1]] placed on
+    # 4S-C, C-4N are missing C; 4N-3N? (0,1)-(0,2) needs 3N: missing 3N.
+    state = write(tmp_path, {"stars": {"4N": "red", "4S": "blue", "4W": "red"}, "player": "red"})
+    code, out, _ = run("aster", "place", "--pattern", "[[0,0],[0,1]]", "--state", state, "--json")
+    document = json.loads(out)
+    assert code == 1  # no placement of two adjacent stars is present
+    by_points = {tuple(p["points"]): p for p in document["placements"]}
+    assert by_points[("4N", "C")] == {"points": ["4N", "C"], "present": False, "missing": ["C"]}
+    # a placement with neither star present lists both
+    assert by_points[("1E", "2E")]["missing"] == ["1E", "2E"]
+    # ordering: fewest missing first
+    missing_counts = [len(p["missing"]) for p in document["placements"]]
+    assert missing_counts == sorted(missing_counts)
+
+
+def test_place_present_exits_zero(tmp_path: Path) -> None:
+    state = write(tmp_path, {"stars": {"4N": "red", "C": "blue"}, "player": "red"})
+    code, out, _ = run("aster", "place", "--pattern", "[[0,0],[0,1]]", "--state", state, "--json")
+    present = [p["points"] for p in json.loads(out)["placements"] if p["present"]]
+    assert code == 0 and present == [["4N", "C"]]
+
+
+def test_place_card_by_abbreviation_with_picture(tmp_path: Path) -> None:
+    picture = tmp_path / "cru.svg"
+    code, out, _ = run("aster", "place", "Cru", "--svg", str(picture))
+    assert code == 0 and "placements" in out
+    assert picture.read_text().lstrip().startswith(("<?xml", "<svg"))
+
+
+# -- perft ------------------------------------------------------------------------------------
+
+
+def test_perft_json_hand_worked(tmp_path: Path) -> None:
+    # worked in tests/solver/test_aster_perft.py: 1 + 12 + 39 boards
+    state = write(
+        tmp_path,
+        {
+            "stars": {"2NE": "red", "C": "blue"},
+            "player": "red",
+            "actions": ["generate", "move_ring"],
+        },
+    )
+    code, out, _ = run("aster", "perft", state, "--json")
+    assert code == 0
+    assert json.loads(out) == {"boards": 52, "by_actions": {"0": 1, "1": 12, "2": 39}}
+
+
+def test_perft_empty_action_list(tmp_path: Path) -> None:
+    state = write(tmp_path, {"stars": {"C": "red"}, "player": "red", "actions": []})
+    _, out, _ = run("aster", "perft", state, "--json")
+    assert json.loads(out) == {"boards": 1, "by_actions": {"0": 1}}
+
+
+# -- bad input: one line on stderr, exit 2 ----------------------------------------------------
+
+
+BAD_STATES = {
+    "unknown point": ({"stars": {"5N": "red"}}, "stars.5N"),
+    "unknown color": ({"stars": {"2N": "purple"}}, "stars.2N"),
+    "two stars on a point": ('{"stars": {"2N": "red", "2N": "blue"}}', "2N"),
+    "more than 10 stars": (
+        {
+            "stars": {
+                p: "red"
+                for p in ["1N", "1NE", "1E", "1SE", "1S", "1SW", "1W", "1NW", "2N", "2NE", "2E"]
+            }
+        },
+        "stars",
+    ),
+    "reserve over 10": ({"stars": {"2N": "red"}, "reserve": {"red": 10}}, "reserve.red"),
+    "unknown action": ({"actions": ["generate", "teleport"]}, "actions.1"),
+    "malformed json": ('{"stars": {"2N": "red",}', "not valid JSON"),
+    "unknown field": ({"starz": {}}, "starz"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_STATES))
+@pytest.mark.parametrize("command", ["show", "perft"])
+def test_bad_state_is_one_line_exit_2(tmp_path: Path, case: str, command: str) -> None:
+    document, names = BAD_STATES[case]
+    state = write(tmp_path, document)
+    code, out, err = run("aster", command, state)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and state in err and names in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["--pattern", "[[0,0],[9,0]]"], "wider than the board"),
+        (["--pattern", "[[0,0],"], "--pattern"),
+        (["--pattern", "[[0,0],[0,0]]"], "repeats"),
+        (["--pattern", "{}"], "--pattern"),
+        (["Xyz"], "Xyz"),
+        (["Cru", "--transforms", "shear"], "shear"),
+        (["Cru", "--pattern", "[[0,0]]"], "either"),
+        (["Cru", "--state", "/no/such/file.json"], "no such file"),
+    ],
+)
+def test_bad_place_input(args: list[str], names: str) -> None:
+    code, out, err = run("aster", "place", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and names in err
+
+
+def test_unwritable_picture_is_one_line(tmp_path: Path) -> None:
+    code, _, err = run("aster", "board", "--svg", str(tmp_path / "missing" / "dir" / "b.svg"))
+    assert code == 2 and err.count("\n") == 1
+
+
+# -- demo -------------------------------------------------------------------------------------
+
+
+def test_demo_writes_pictures(tmp_path: Path) -> None:
+    code, out, _ = run("demo", "--out", str(tmp_path))
+    assert code == 0
+    pictures = sorted(p.name for p in tmp_path.glob("*.svg"))
+    assert "aster-board.svg" in pictures and len(pictures) >= 2
+    assert "33 points" in out
