@@ -29,6 +29,20 @@ def _ring_and_xy(board: Board) -> dict[str, tuple[int, tuple[int, int]]]:
     }
 
 
+def _plain_adjacent(
+    rings: int, a: tuple[int, tuple[int, int]], b: tuple[int, tuple[int, int]]
+) -> bool:
+    """One ``ring`` or ``line`` step apart, from coordinates alone."""
+    (ring_a, (ax, ay)), (ring_b, (bx, by)) = a, b
+    if 0 in (ring_a, ring_b):
+        return {ring_a, ring_b} == {0, rings}  # every spoke ends at C from the innermost ring
+    if ring_a == ring_b:
+        # around a square of half-size h, consecutive points are h apart along one axis
+        return abs(ax - bx) + abs(ay - by) == max(abs(ax), abs(ay))
+    same_spoke = ax * by - ay * bx == 0 and ax * bx + ay * by > 0
+    return same_spoke and abs(ring_a - ring_b) == 1
+
+
 def _plain_targets(board: Board, stars: Stars, kind: str, origin: str) -> list[str]:
     info = _ring_and_xy(board)
     ring, (x, y) = info[origin]
@@ -44,21 +58,8 @@ def _plain_targets(board: Board, stars: Stars, kind: str, origin: str) -> list[s
         elif kind == "move_ring":
             if ring != 0 and q_ring == ring:
                 result.append(q)
-        elif kind == "nudge":
-            same_ring_next = (
-                ring != 0
-                and q_ring == ring
-                and max(abs(qx - x), abs(qy - y)) == max(abs(x), abs(y))
-                and (abs(qx - x) + abs(qy - y)) == max(abs(x), abs(y))
-            )
-            same_spoke_next = (
-                (x * qy - y * qx == 0) and (x * qx + y * qy >= 0) and abs(q_ring - ring) == 1
-                if ring != 0 and q_ring != 0
-                else False
-            )
-            center_link = {ring, q_ring} == {0, board.rings}
-            if same_ring_next or same_spoke_next or center_link:
-                result.append(q)
+        elif kind == "nudge" and _plain_adjacent(board.rings, (ring, (x, y)), (q_ring, (qx, qy))):
+            result.append(q)
     return result
 
 
