@@ -64,7 +64,7 @@ CatalogOpt = Annotated[
 StateArg = Annotated[
     Path | None,
     typer.Argument(
-        metavar="[STATE]",
+        metavar="STATE",
         help="A STATE JSON file (default: the opening of a 2-player game). "
         'Example: {"stars": {"2NE": "red", "C": "blue"}, "player": "red", '
         '"actions": ["generate", "move_ring"]}',
@@ -237,7 +237,10 @@ def place(
     abbr: Annotated[str | None, typer.Argument(help="A card's abbreviation, e.g. Cru.")] = None,
     pattern: Annotated[
         str | None,
-        typer.Option(metavar="JSON", help="A pattern as a JSON list of [x, y] lattice points."),
+        typer.Option(
+            metavar="JSON",
+            help="A pattern as a JSON list of \\[x, y] lattice points, e.g. '\\[\\[0,0],\\[1,0]]'.",
+        ),
     ] = None,
     state_file: Annotated[
         Path | None,
@@ -261,6 +264,10 @@ def place(
     """Every placement of a constellation; with --state, which are present and what each lacks.
 
     Exit status 0 if the pattern fits the board (with --state: if it is present), else 1.
+
+    Examples: `asterion aster place Cru`;
+    `asterion aster place --pattern '[[0,0],[1,0]]' --transforms translate --json`;
+    `asterion aster place Ori --state position.json --svg orion.svg`.
     """
     cards = load_catalog(catalog_file)
     state = load_state(state_file, cards) if state_file is not None else None
@@ -338,6 +345,9 @@ def perft_command(
 
     Each slot is used or skipped, in order; a board reached with different numbers of actions
     counts under the smallest.
+
+    Example: `asterion aster perft position.json --json` prints
+    {"boards": N, "by_actions": {"0": 1, "1": n1, ...}}.
     """
     state = _state_or_opening(state_file)
     result = perft(state, max_states=max_states)
