@@ -122,18 +122,27 @@ def placements(
     Each transform image of the pattern is anchored at every board point by its first point;
     an anchoring is a placement when every image point is a board point.
     """
+    transforms = Transforms(transforms)
+    if not pattern or len(set(pattern)) != len(pattern):
+        raise InputError("a pattern needs at least one point and no point twice")
+    at = board.at
     if transforms is Transforms.EXACT:
-        exact = [board.at.get(p) for p in pattern]
+        exact = [at.get(p) for p in pattern]
         return [frozenset(p for p in exact if p is not None)] if None not in exact else []
     found: set[Placement] = set()
     for matrix in symmetries(transforms):
         image = [transform(matrix, p) for p in pattern]
         ax, ay = image[0]
         offsets = [(x - ax, y - ay) for x, y in image]
-        for bx, by in board.at:
-            names = [board.at.get((bx + dx, by + dy)) for dx, dy in offsets]
-            if None not in names:
-                found.add(frozenset(n for n in names if n is not None))
+        for bx, by in at:
+            names = []
+            for dx, dy in offsets:
+                name = at.get((bx + dx, by + dy))
+                if name is None:
+                    break
+                names.append(name)
+            else:
+                found.add(frozenset(names))
     return sort_placements(board, found)
 
 
