@@ -20,8 +20,12 @@ Every field is optional:
 ``actions``, ``slot``
     the active player's action list for this turn and the first slot not yet passed
     (default: the list of the player's row, from slot 0);
-``vp``, ``rows``, ``aside``, ``offer``, ``decks``
-    the rest of a game in progress (rows default to Big and Bang).
+``vp``, ``rows``, ``aside``, ``offer``, ``decks``, ``aggregated``
+    the rest of a game in progress (rows default to Big and Bang; ``aggregated`` maps a color
+    to ``[host row index, card]`` pairs placed by gravity);
+``black_holes``, ``claimed``, ``final_turns_left``, ``over``
+    the turn and game in progress: black holes used this turn, whether a constellation was
+    claimed this turn, turns left once a row is complete, whether the game has ended.
 """
 
 from __future__ import annotations
@@ -71,6 +75,11 @@ class StateSpec(BaseModel):
     aside: dict[Color, list[str]] = Field(default_factory=dict)
     offer: list[str] = Field(default_factory=list, max_length=MAX_LIST)
     decks: _DecksSpec = Field(default_factory=_DecksSpec)
+    aggregated: dict[Color, list[tuple[int, str]]] = Field(default_factory=dict)
+    black_holes: int = Field(0, ge=0, le=MAX_LIST)
+    claimed: bool = False
+    final_turns_left: int | None = Field(None, ge=0, le=4)
+    over: bool = False
 
 
 def load_state(path: Path | str, catalog: Catalog | None = None) -> AsterState:
@@ -115,6 +124,13 @@ def _build_state(spec: StateSpec, catalog: Catalog) -> AsterState:
     for field_name in ("rows", "aside"):
         for color, abbrs in getattr(spec, field_name).items():
             _check_cards(catalog, abbrs, f"{field_name}.{color.value}")
+    for color, hosted in spec.aggregated.items():
+        field_name = f"aggregated.{color.value}"
+        _check_cards(catalog, [abbr for _, abbr in hosted], field_name)
+        row_length = len(spec.rows.get(color, rules.base_cards))
+        for i, (host, _) in enumerate(hosted):
+            if not 0 <= host < row_length:
+                raise InputError(f"host {host} is not a card of the row", field=f"{field_name}.{i}")
     _check_cards(catalog, spec.offer, "offer")
     _check_cards(catalog, spec.decks.small, "decks.small")
     _check_cards(catalog, spec.decks.large, "decks.large")
@@ -129,6 +145,11 @@ def _build_state(spec: StateSpec, catalog: Catalog) -> AsterState:
         aside=tuple(tuple(spec.aside.get(c, ())) for c in COLORS),
         offer=tuple(spec.offer),
         decks=(tuple(spec.decks.small), tuple(spec.decks.large)),
+        aggregated=tuple(tuple(spec.aggregated.get(c, ())) for c in COLORS),
+        black_holes=spec.black_holes,
+        claimed=spec.claimed,
+        final_turns_left=spec.final_turns_left,
+        is_over=spec.over,
         rules=rules,
     )
     actions = tuple(spec.actions) if spec.actions is not None else state.action_list_of(player)
@@ -203,6 +224,18 @@ def state_to_data(state: AsterState) -> dict[str, Any]:
         "offer": list(state.offer),
         "decks": {"small": list(state.decks[0]), "large": list(state.decks[1])},
     }
+    # The rest of a turn or game in progress, written only when it is not the default.
+    aggregated = {c.value: [list(a) for a in state.aggregated[c.number]] for c in state.players}
+    if any(aggregated.values()):
+        data["aggregated"] = {c: hosted for c, hosted in aggregated.items() if hosted}
+    if state.black_holes:
+        data["black_holes"] = state.black_holes
+    if state.claimed:
+        data["claimed"] = True
+    if state.final_turns_left is not None:
+        data["final_turns_left"] = state.final_turns_left
+    if state.is_over:
+        data["over"] = True
     if board.sides_are_lines:
         data["sides_are_lines"] = True
     if board.line_blocking:

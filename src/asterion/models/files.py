@@ -40,6 +40,8 @@ def read_json_text(text: str, source: str) -> Any:
         ) from None
     except RecursionError:
         raise InputError("not valid JSON: nested too deeply", source=source) from None
+    except ValueError as error:  # e.g. an integer longer than Python converts (4300 digits)
+        raise InputError(f"not valid JSON: {error}", source=source) from None
 
 
 class _DuplicateKeyError(ValueError):
