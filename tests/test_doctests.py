@@ -10,9 +10,7 @@ import pytest
 
 import asterion
 
-MODULES = sorted(
-    info.name for info in pkgutil.walk_packages(asterion.__path__, prefix="asterion.")
-)
+MODULES = sorted(info.name for info in pkgutil.walk_packages(asterion.__path__, prefix="asterion."))
 
 
 @pytest.mark.parametrize("name", MODULES)

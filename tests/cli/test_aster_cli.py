@@ -205,3 +205,20 @@ def test_demo_writes_pictures(tmp_path: Path) -> None:
     pictures = sorted(p.name for p in tmp_path.glob("*.svg"))
     assert "aster-board.svg" in pictures and len(pictures) >= 2
     assert "33 points" in out
+
+
+def test_bad_catalog_file_is_one_line(tmp_path: Path) -> None:
+    catalog = write(tmp_path, {"cards": [{"abbr": "X"}]}, "cards.json")
+    code, out, err = run("aster", "catalog", "--catalog", catalog)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "cards.json: cards.0" in err
+
+
+def test_show_json_round_trips(tmp_path: Path) -> None:
+    state = write(tmp_path, {"stars": {"2NE": "red", "C": "blue"}, "player": "red"})
+    code, out, _ = run("aster", "show", state, "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert document["stars"] == {"2NE": "red", "C": "blue"}
+    assert document["reserve"] == {"red": 9, "blue": 9}  # 10 minus the star on the board
+    assert document["actions"] == ["generate", "move_ring", "move_line", "nudge"]  # Big + Bang
