@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asterion.errors import TooLargeError
+from asterion.models.aster import AsterState
 from asterion.models.aster_board import Board
 from asterion.models.aster_files import parse_state
 from asterion.solver.aster_perft import perft
@@ -223,3 +224,16 @@ def test_refuses_positions_over_the_limit() -> None:
     state = parse_state(json.dumps({"player": "red", "actions": ["generate_targeted"] * 4}))
     with pytest.raises(TooLargeError, match="limit"):
         perft(state, max_states=100)
+
+
+def test_opening_one_action_hand_count() -> None:
+    # Opening (A3): red 2NE 3NE, blue 2NW 3NW; red's list is Big + Bang (A6):
+    # generate, move_ring, move_line, nudge. Boards after exactly one action, by hand:
+    #   generate: 5 generation points, all empty                                   5
+    #   move_ring: 2NE to ring 2 minus itself and 2NW (blue) = 6; 3NE likewise = 6  12
+    #   move_line: 2NE or 3NE to the 7 empty points of the NE-SW line each         14
+    #     but 2NE->2SW and 3NE->3SW are also ring moves (same boards)              -2
+    #   nudge: red steps all repeat ring/line moves; blue 2NW -> 2N, 2W, 1NW and
+    #     3NW -> 3N, 3W, 4NW are new                                                6
+    # total 35
+    assert perft(AsterState.new_game()).by_actions[1] == 35
