@@ -350,7 +350,14 @@ def perft_command(
     {"boards": N, "by_actions": {"0": 1, "1": n1, ...}}.
     """
     state = _state_or_opening(state_file)
-    result = perft(state, max_states=max_states)
+    with console.status("perft: counting boards …") as status:
+        result = perft(
+            state,
+            max_states=max_states,
+            on_layer=lambda used, boards: status.update(
+                f"perft: {boards} boards within {used} actions …"
+            ),
+        )
     if json_out:
         print_json(result.to_json())
         return

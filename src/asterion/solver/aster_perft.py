@@ -18,6 +18,7 @@ keep the count exact:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asterion.errors import TooLargeError
@@ -50,8 +51,15 @@ def first_slots_by_kind(state: AsterState) -> list[int]:
     return result
 
 
-def perft(state: AsterState, *, max_states: int = DEFAULT_MAX_STATES) -> PerftResult:
+def perft(
+    state: AsterState,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    on_layer: Callable[[int, int], None] | None = None,
+) -> PerftResult:
     """Count the distinct boards reachable by ``state``'s active player this turn.
+
+    ``on_layer(actions_used, boards_so_far)`` is called after each layer (for progress).
 
     :raises TooLargeError: if more than ``max_states`` search states would be visited.
     """
@@ -78,6 +86,8 @@ def perft(state: AsterState, *, max_states: int = DEFAULT_MAX_STATES) -> PerftRe
                             f"(the limit); try a shorter action list",
                             field="actions",
                         )
+        if on_layer is not None:
+            on_layer(used, len(first_seen))
         if not following:
             break
         layer = following
