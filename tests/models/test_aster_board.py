@@ -9,25 +9,13 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from lattice import CLOCKWISE, CORNERS, UNIT
 
 from asterion.errors import InputError
 from asterion.models.aster import HOME_DIRECTIONS, AsterRules, AsterState, Color
 from asterion.models.aster_board import Board, Direction, parse_point
 
 RING_COUNTS = range(2, 10)  # rules/aster.md: 2 <= R <= 9
-
-UNIT = {
-    "N": (0, 1),
-    "NE": (1, 1),
-    "E": (1, 0),
-    "SE": (1, -1),
-    "S": (0, -1),
-    "SW": (-1, -1),
-    "W": (-1, 0),
-    "NW": (-1, 1),
-}
-CLOCKWISE = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-CORNERS = {"NE", "SE", "SW", "NW"}
 
 
 def lattice(rings: int) -> dict[str, tuple[int, int]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lattice import UNIT
 
 from asterion.errors import InputError
 from asterion.models.aster_board import Board
@@ -18,17 +19,6 @@ from asterion.models.aster_patterns import (
     parse_transforms,
     placements,
 )
-
-UNIT = {
-    "N": (0, 1),
-    "NE": (1, 1),
-    "E": (1, 0),
-    "SE": (1, -1),
-    "S": (0, -1),
-    "SW": (-1, -1),
-    "W": (-1, 0),
-    "NW": (-1, 1),
-}
 
 
 def lattice_names(rings: int) -> dict[tuple[int, int], str]:
