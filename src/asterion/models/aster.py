@@ -298,6 +298,10 @@ class AsterState:
                 result.extend(catalog[card_abbr].actions)
         return tuple(result)
 
+    def hourglass(self, minutes: int = 0) -> int:
+        """The hourglass value the turn would score if it ended after ``minutes``."""
+        return hourglass_value(self.rules, minutes, self.black_holes)
+
     def remaining_slots(self) -> range:
         """The slots of the action list the active player may still use this turn."""
         if self.is_over or self.claimed:
