@@ -222,3 +222,90 @@ def test_show_json_round_trips(tmp_path: Path) -> None:
     assert document["stars"] == {"2NE": "red", "C": "blue"}
     assert document["reserve"] == {"red": 9, "blue": 9}  # 10 minus the star on the board
     assert document["actions"] == ["generate", "move_ring", "move_line", "nudge"]  # Big + Bang
+
+
+# -- reach and best-turn ------------------------------------------------------------------------
+
+
+def test_reach_one_generation(tmp_path: Path) -> None:
+    # Red on 4N; the vertical pair needs a star on C or 3N next to it. generate reaches only
+    # the ring-1 corners and C (A2), so the only one-action plan is generate at C.
+    state = write(tmp_path, {"stars": {"4N": "red"}, "player": "red", "actions": ["generate"]})
+    code, out, _ = run("aster", "reach", "--state", state, "--pattern", "[[0,0],[0,1]]", "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "reachable": True,
+        "status": "optimal",
+        "min_actions": 1,
+        "plan": [{"turn": 1, "action": "generate", "point": "C", "destroyed": None}],
+        "placement": ["4N", "C"],
+        "certified": True,
+    }
+
+
+def test_reach_second_turn(tmp_path: Path) -> None:
+    # One nudge per turn: red 2N must come down to 4N beside C (red): 2N->3N, then 3N->4N.
+    state = write(
+        tmp_path, {"stars": {"2N": "red", "C": "red"}, "player": "red", "actions": ["nudge"]}
+    )
+    args = ["aster", "reach", "--state", state, "--pattern", "[[0,0],[0,1]]", "--json"]
+    code, _, _ = run(*args)
+    assert code == 1  # one nudge cannot do it
+    code, out, _ = run(*args, "--turns", "2", "--engine", "search")
+    document = json.loads(out)
+    assert code == 0 and document["min_actions"] == 2
+    assert [item["turn"] for item in document["plan"]] == [1, 2]
+
+
+def test_reach_unreachable(tmp_path: Path) -> None:
+    state = write(
+        tmp_path,
+        {"stars": {"4N": "red"}, "player": "red", "actions": ["victory_point", "black_hole"]},
+    )
+    code, out, _ = run("aster", "reach", "--state", state, "--pattern", "[[0,0],[0,1]]", "--json")
+    assert code == 1
+    assert json.loads(out) == {
+        "reachable": False,
+        "status": "infeasible",
+        "min_actions": None,
+        "plan": [],
+        "placement": [],
+        "certified": False,
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["--target", "Cru", "--turns", "9"], "from 1 to 3"),
+        (["--target", "Cru", "--turns", "0"], "from 1 to 3"),
+        (["--pattern", "[[0,0],[12,0]]"], "wider than the board"),
+        (["--target", "Cru", "--engine", "magic"], "magic"),
+        (["--target", "Nope"], "Nope"),
+    ],
+)
+def test_bad_reach_input(args: list[str], names: str) -> None:
+    code, out, err = run("aster", "reach", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and names in err
+
+
+def test_best_turn_hand_worked(tmp_path: Path) -> None:
+    # Offer: Canis Minor only (a diagonal pair, 2 points). Red on 4NE, one generate:
+    # generate at C forms the pair C-4NE with 2 red stars: value 2 + 2 = 4 in 1 action.
+    state = write(
+        tmp_path,
+        {"stars": {"4NE": "red"}, "player": "red", "actions": ["generate"], "offer": ["CMi"]},
+    )
+    code, out, _ = run("aster", "best-turn", "--state", state, "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert (document["claim"], document["value"], document["actions"]) == ("CMi", 4, 1)
+    assert document["placement"] == ["4NE", "C"] and document["certified"] is True
+
+
+def test_best_turn_nothing_to_claim(tmp_path: Path) -> None:
+    state = write(
+        tmp_path, {"stars": {"4NE": "red"}, "player": "red", "actions": [], "offer": ["CMi"]}
+    )
+    code, out, _ = run("aster", "best-turn", "--state", state, "--json")
+    assert code == 1 and json.loads(out)["claim"] is None

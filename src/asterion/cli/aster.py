@@ -10,6 +10,7 @@ from rich.table import Table
 
 from asterion.cli._common import (
     NO,
+    UNKNOWN,
     YES,
     console,
     finish,
@@ -32,9 +33,13 @@ from asterion.models.aster_patterns import (
 )
 from asterion.render.aster_svg import board_svg
 from asterion.render.aster_text import board_text
+from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import DEFAULT_MAX_STATES, perft
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
-from asterion.solver.result import DEFAULT_TIME_LIMIT
+from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachQuestion
+from asterion.solver.aster_reach_portfolio import Engine
+from asterion.solver.aster_reach_portfolio import reach as reach_answer
+from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
 app = typer.Typer(
     help="Aster: stars generated, moved and destroyed on concentric squares to form "
@@ -365,3 +370,139 @@ def perft_command(
     console.print(f"{state.player.value} with {actions}: {result.boards} distinct boards")
     for used, count in result.by_actions.items():
         console.print(f"  {used} action{'s' if used != 1 else ' '}: {count}")
+
+
+# -- reach and best-turn ---------------------------------------------------------------------
+
+
+ENGINES: dict[str, Engine] = {"auto": "auto", "cp-sat": "cp-sat", "search": "search"}
+
+
+def _plan_picture(certificate: Certificate, title: str) -> str:
+    from asterion.render.aster_plan import plan_frames
+    from asterion.render.aster_svg import plan_svg
+
+    return plan_svg(certificate.final.board, plan_frames(certificate), title=title)
+
+
+def describe_plan_item(item: dict[str, object]) -> str:
+    """``generate at C (destroys blue)``, ``move_line 2NE -> 4NE``, ``supernova``."""
+    text = str(item["action"])
+    if "point" in item:
+        text += f" at {item['point']}"
+        if item.get("destroyed"):
+            text += f" (destroys {item['destroyed']})"
+    if "from" in item:
+        text += f" {item['from']} -> {item['to']}"
+    return text
+
+
+def _print_plan(certificate: Certificate) -> None:
+    for number, item in enumerate(certificate.plan_json(), start=1):
+        console.print(f"  {number}. turn {item['turn']}: {describe_plan_item(item)}")
+    console.print(f"  target formed on {' '.join(sorted(certificate.placement))}")
+
+
+@app.command()
+@reports_input_errors
+def reach(
+    state_file: Annotated[
+        Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
+    ] = None,
+    target: Annotated[str | None, typer.Option(metavar="ABBR", help="A card to form.")] = None,
+    pattern: Annotated[
+        str | None, typer.Option(metavar="JSON", help="Or a pattern: a JSON list of \\[x, y].")
+    ] = None,
+    turns: Annotated[
+        int, typer.Option(help=f"Turns of the same action list, others passing (1-{MAX_TURNS}).")
+    ] = 1,
+    own_stars_only: Annotated[
+        bool, typer.Option(help="Form it with the player's own stars only (obsolete variant).")
+    ] = False,
+    engine: Annotated[
+        str, typer.Option(help="auto (picks per instance), cp-sat or search.")
+    ] = "auto",
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
+    ] = DEFAULT_TIME_LIMIT,
+    seed: Annotated[int, typer.Option(help="Solver seed (same seed, same answer).")] = 0,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """Can the active player form a constellation, and in how few actions?
+
+    The plan is replayed by the rules engine before it is printed. Exit status 0 reachable,
+    1 proved unreachable, 3 unknown within the time limit.
+
+    Example: `asterion aster reach --state position.json --target Cru --turns 2 --json`.
+    """
+    state = _state_or_opening(state_file)
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r} (expected auto, cp-sat or search)")
+    label, shape = _resolve_pattern(target, pattern, state.rules.catalog, state.board)
+    question = ReachQuestion.build(state, shape, turns=turns, own_stars_only=own_stars_only)
+    answer = reach_answer(question, engine=ENGINES[engine], time_limit=time_limit, seed=seed)
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        slots = len(question.slots)
+        console.print(
+            f"{label} for {state.player.value}, {slots} slots in {turns} turn(s): "
+            f"{answer.status.value} ({answer.engine}, {answer.wall_time:.2f} s)"
+        )
+        if answer.certificate is not None:
+            exact = "minimum" if answer.min_actions is not None else "not proved minimal"
+            console.print(f"  {len(answer.certificate.steps)} actions ({exact}), certified:")
+            _print_plan(answer.certificate)
+        elif answer.reachable is False:
+            console.print("  not reachable with this action list")
+        else:
+            console.print("  no answer within the time limit (not a no)")
+    certificate = answer.certificate
+    if certificate is not None:
+        save_svg(svg, lambda: _plan_picture(certificate, f"{label}: plan"), quiet=json_out)
+    finish({True: YES, False: NO, None: UNKNOWN}[answer.reachable])
+
+
+@app.command("best-turn")
+@reports_input_errors
+def best_turn_command(
+    state_file: Annotated[
+        Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
+    ] = None,
+    offer: Annotated[
+        str | None,
+        typer.Option(metavar="ABBR,ABBR", help="Cards to consider (default: the face-up offer)."),
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
+    ] = DEFAULT_TIME_LIMIT,
+    seed: Annotated[int, typer.Option(help="Solver seed.")] = 0,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """The turn that claims the most: card points plus own stars used, then fewest actions.
+
+    Exit status 0 if some constellation can be claimed this turn, 1 if none, 3 unknown.
+    """
+    state = _state_or_opening(state_file)
+    cards = None if offer is None else [abbr.strip() for abbr in offer.split(",") if abbr.strip()]
+    answer = best_turn(state, cards, time_limit=time_limit, seed=seed)
+    if json_out:
+        print_json(answer.to_json())
+    elif answer.best is not None:
+        best = answer.best
+        console.print(
+            f"best turn for {state.player.value} "
+            f"({answer.status.value}, {answer.wall_time:.2f} s): "
+            f"claim {best.abbr} for {best.value} ({best.points} card points + "
+            f"{best.own_stars} own stars) in {len(best.certificate.steps)} actions, certified:"
+        )
+        _print_plan(best.certificate)
+    else:
+        console.print(f"no claim this turn: {answer.status.value}")
+    if answer.best is not None:
+        certificate = answer.best.certificate
+        save_svg(svg, lambda: _plan_picture(certificate, "best turn"), quiet=json_out)
+    codes = {Status.OPTIMAL: YES, Status.FEASIBLE: YES, Status.INFEASIBLE: NO}
+    finish(codes.get(answer.status, UNKNOWN))

@@ -1,4 +1,5 @@
-"""SVG pictures of an Aster board: rings, spokes, stars, a highlighted placement, a move.
+"""SVG pictures of an Aster board: rings, spokes, stars, a highlighted placement, a move; and
+of a plan, as a grid of small boards, one per step (:func:`plan_svg`).
 
 The picture is drawn from the board's public queries only (``points``, ``coords``, the
 ``graph``'s edges and their ``kind``, ``generation_points``), like python-chess's
@@ -23,6 +24,7 @@ import math
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from asterion.errors import InputError
@@ -62,6 +64,36 @@ TITLE_SIZE = 0.042
 
 DEFAULT_SIZE = 360
 
+# Marks only plan frames draw.
+PLAN_MOVE_WIDTH = 9
+"""A move arrow's width in a plan frame: wider than alone, as frames are small."""
+BURST_RAYS = 8
+BURST_INNER = 42
+BURST_OUTER = 66
+BURST_WIDTH = 7
+"""A generated star's burst: rays from ``BURST_INNER`` to ``BURST_OUTER`` around it."""
+BURST_PARTING = math.radians(50)
+"""Rays closer than this to a destroyed star's ghost are left out, so the ghost shows."""
+DESTROYED_SHIFT = 40
+"""How far a destroyed star's ghost is nudged aside when a new star stands on its point."""
+
+# -- plan pictures (pixels, as fractions of the frame size) --------------------------------------
+
+DEFAULT_COLUMNS = 4
+DEFAULT_FRAME_SIZE = 220
+PLAN_PADDING = 0.07
+"""Space around the grid of frames."""
+FRAME_GAP = 0.07
+"""Space between two frames (beside and below a caption)."""
+FRAME_ROUNDING = 0.035
+CAPTION_BAND = 0.14
+"""Height of the band under each frame that holds its caption."""
+CAPTION_SIZE = 0.062
+CAPTION_CHAR_WIDTH = 0.58
+"""A caption character's width, in ems, to shrink captions too long for their frame."""
+PLAN_TITLE_BAND = 0.16
+PLAN_TITLE_SIZE = 0.085
+
 DEFAULT_COLORS: dict[str, str] = {
     "sky center": "#1b2750",
     "sky edge": "#070b1c",
@@ -76,6 +108,10 @@ DEFAULT_COLORS: dict[str, str] = {
     "move": "#ffffff",
     "label": "#aab8e0",
     "title": "#f1f4ff",
+    "burst": "#ffe7a3",
+    "caption": "#c9d4f5",
+    "backdrop": "#04060f",
+    "goal": "#fff1b8",
     "star red": "#ff4f64",
     "star blue": "#40a6ff",
     "star green": "#3fe07f",
@@ -86,6 +122,7 @@ DEFAULT_COLORS: dict[str, str] = {
 HALO_OPACITY = 0.17
 FIGURE_OPACITY = 0.55
 GHOST_OPACITY = 0.35
+DESTROYED_OPACITY = 0.45
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
@@ -202,21 +239,308 @@ def board_svg(
         ET.SubElement(svg, "title").text = title
     _defs(svg, palette)
     ET.SubElement(svg, "style").text = _style(palette)
+    _sky(svg, -half, -half - band, width, height)
+
+    # -- the board and its marks ------------------------------------------------------------------
+    _draw_board(
+        svg,
+        board,
+        palette,
+        stars=stars,
+        highlighted=highlighted,
+        absent=absent,
+        moved=moved,
+        labels=labels,
+    )
+
+    # -- the title --------------------------------------------------------------------------------
+    if title:
+        text = ET.SubElement(
+            svg,
+            "text",
+            {
+                "class": "title",
+                "x": "0",
+                "y": _num(-half - band + 1.35 * title_size),
+                "font-size": _num(title_size),
+                "text-anchor": "middle",
+            },
+        )
+        text.text = title
+
+    ET.indent(svg, space=" ")
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+# -- the plan picture -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlanFrame:
+    """One small board of a plan picture: the stars as they stand, and what the step did.
+
+    Parameters
+    ----------
+    stars:
+        Stars by point after the step (before any step, for the first frame).
+    caption:
+        The line under the board (``"start"``, ``"turn 1 · move_line 2NE→2SW"``).
+    moved:
+        ``(origin, target)`` of the star the step moved, drawn as an arrow, with a faint
+        ghost left at ``origin``.
+    placed:
+        The point where the step generated a star, drawn with a burst of rays.
+    destroyed:
+        Stars that left the board in the step, by point, in the colors they had: each is a
+        faded, dashed ghost (nudged aside when a new star stands on its point).
+    highlight:
+        Points of a placement to point out (the target, in the last frame): circled on a halo.
+    """
+
+    stars: Mapping[str, Color] = field(hash=False)
+    caption: str
+    moved: tuple[str, str] | None = None
+    placed: str | None = None
+    destroyed: Mapping[str, Color] = field(default_factory=dict, hash=False)
+    highlight: Iterable[str] = ()
+
+    def __post_init__(self) -> None:
+        # Own copies: a frame must not change when the caller's dict or iterator does.
+        object.__setattr__(self, "stars", dict(self.stars))
+        object.__setattr__(self, "destroyed", dict(self.destroyed))
+        object.__setattr__(self, "highlight", tuple(self.highlight))
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """Where the frames of a plan picture go, in pixels.
+
+    Frames fill rows of ``columns`` (fewer if there are fewer frames), left to right; each
+    frame is a ``frame_size`` square with a caption band under it; a title band, if any, is
+    on top.
+    """
+
+    columns: int
+    rows: int
+    frame_size: float
+    title_band: float
+
+    @classmethod
+    def of(cls, count: int, *, columns: int, frame_size: float, titled: bool) -> _Grid:
+        used = max(1, min(columns, count))
+        rows = max(1, -(-count // used))
+        band = PLAN_TITLE_BAND * frame_size if titled else 0.0
+        return cls(used, rows, frame_size, band)
+
+    @property
+    def padding(self) -> float:
+        return PLAN_PADDING * self.frame_size
+
+    @property
+    def gap(self) -> float:
+        return FRAME_GAP * self.frame_size
+
+    @property
+    def caption_band(self) -> float:
+        return CAPTION_BAND * self.frame_size
+
+    @property
+    def width(self) -> float:
+        return 2 * self.padding + self.columns * self.frame_size + (self.columns - 1) * self.gap
+
+    @property
+    def height(self) -> float:
+        cell = self.frame_size + self.caption_band
+        return self.title_band + 2 * self.padding + self.rows * cell + (self.rows - 1) * self.gap
+
+    def origin(self, index: int) -> tuple[float, float]:
+        """The top-left corner of frame ``index``."""
+        row, column = divmod(index, self.columns)
+        x = self.padding + column * (self.frame_size + self.gap)
+        y = self.title_band + self.padding + row * (self.frame_size + self.caption_band + self.gap)
+        return (x, y)
+
+
+def plan_svg(
+    board: Board,
+    frames: Sequence[PlanFrame],
+    *,
+    title: str | None = None,
+    columns: int = DEFAULT_COLUMNS,
+    frame_size: int = DEFAULT_FRAME_SIZE,
+    colors: Mapping[str, str] | None = None,
+) -> str:
+    """A standalone SVG document picturing a plan as a grid of small boards, one per frame.
+
+    Each frame is the board drawn as by :func:`board_svg` (same colors, same marks), scaled to
+    ``frame_size`` pixels, with its caption under it; frames read left to right, then down.
+
+    Parameters
+    ----------
+    board:
+        The board every frame stands on.
+    frames:
+        The frames, in order; see :class:`PlanFrame` (and ``asterion.render.aster_plan`` to
+        build them from a certified plan).
+    title:
+        A heading above the grid.
+    columns:
+        Frames per row (fewer if there are fewer frames).
+    frame_size:
+        Width and height of one board, in pixels.
+    colors:
+        Overrides of :data:`DEFAULT_COLORS`, by role.
+
+    Returns
+    -------
+    str
+        The SVG document; the same arguments always give the same bytes.
+
+    :raises InputError: for no frames, a point not on the board, an unknown color, or
+        ``columns`` or ``frame_size`` not positive.
+
+    >>> from asterion.models.aster_board import Board
+    >>> start = PlanFrame({"2NE": Color.RED}, "start")
+    >>> step = PlanFrame({"1N": Color.RED}, "turn 1 · move_ring 2NE→1N", moved=("2NE", "1N"))
+    >>> svg = plan_svg(Board(rings=2), [start, step], columns=2, frame_size=200)
+    >>> svg.count('class="frame"'), svg.count('class="move"')
+    (2, 1)
+    """
+    frames = list(frames)
+    if not frames:
+        raise InputError("a plan picture needs at least one frame", field="frames")
+    if columns <= 0:
+        raise InputError(f"columns must be a positive number, not {columns}", field="columns")
+    if frame_size <= 0:
+        raise InputError(
+            f"frame_size must be a positive number of pixels, not {frame_size}",
+            field="frame_size",
+        )
+    for i, frame in enumerate(frames):
+        _check_frame(board, frame, f"frames[{i}]")
+    palette = {**DEFAULT_COLORS, **(colors or {})}
+
+    # -- the grid ---------------------------------------------------------------------------------
+    grid = _Grid.of(len(frames), columns=columns, frame_size=frame_size, titled=bool(title))
+    svg = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_NAMESPACE,
+            "version": "1.1",
+            "width": _num(grid.width),
+            "height": _num(grid.height),
+            "viewBox": f"0 0 {_num(grid.width)} {_num(grid.height)}",
+        },
+    )
+    if title:
+        ET.SubElement(svg, "title").text = title
+    _defs(svg, palette)
+    ET.SubElement(svg, "style").text = _style(palette) + _plan_style(palette)
     ET.SubElement(
         svg,
         "rect",
         {
-            "class": "sky",
-            "x": _num(-half),
-            "y": _num(-half - band),
-            "width": _num(width),
-            "height": _num(height),
+            "class": "backdrop",
+            "x": "0",
+            "y": "0",
+            "width": _num(grid.width),
+            "height": _num(grid.height),
         },
     )
 
+    # -- one small board per frame, its caption under it ------------------------------------------
+    half = board.extent * UNIT + MARGIN
+    for i, frame in enumerate(frames):
+        x, y = grid.origin(i)
+        _plan_frame(svg, board, frame, palette, at=(x, y), size=frame_size, half=half)
+        _caption(svg, frame.caption, center=x + frame_size / 2, top=y + frame_size, grid=grid)
+
+    # -- the title --------------------------------------------------------------------------------
+    if title:
+        size = PLAN_TITLE_SIZE * frame_size
+        text = ET.SubElement(
+            svg,
+            "text",
+            {
+                "class": "title",
+                "x": _num(grid.width / 2),
+                "y": _num(grid.padding + 0.62 * grid.title_band),
+                "font-size": _num(size),
+                "text-anchor": "middle",
+            },
+        )
+        text.text = title
+
+    ET.indent(svg, space=" ")
+    return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
+    """Write ``svg_text`` to ``path`` as UTF-8.
+
+    :raises InputError: with a one-line message if the file cannot be written (missing
+        folder, no permission, a folder in the way).
+    """
+    target = Path(path)
+    try:
+        target.write_text(svg_text, encoding="utf-8", newline="\n")
+    except FileNotFoundError:
+        raise InputError(
+            f"cannot write the picture: the folder {str(target.parent)!r} does not exist",
+            source=str(target),
+        ) from None
+    except IsADirectoryError:
+        raise InputError("cannot write the picture: it is a folder", source=str(target)) from None
+    except PermissionError:
+        raise InputError(
+            "cannot write the picture: permission denied", source=str(target)
+        ) from None
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot write the picture: {reason}", source=str(target)) from None
+
+
+# -- drawing one board ------------------------------------------------------------------------
+
+
+def _sky(
+    parent: ET.Element, x: float, y: float, width: float, height: float, rounding: float = 0
+) -> None:
+    """The night-sky background of one board."""
+    attributes = {
+        "class": "sky",
+        "x": _num(x),
+        "y": _num(y),
+        "width": _num(width),
+        "height": _num(height),
+    }
+    if rounding:
+        attributes["rx"] = _num(rounding)
+    ET.SubElement(parent, "rect", attributes)
+
+
+def _draw_board(
+    svg: ET.Element,
+    board: Board,
+    palette: Mapping[str, str],
+    *,
+    stars: Mapping[Point, Color],
+    highlighted: set[Point],
+    absent: set[Point],
+    moved: tuple[Point, Point] | None,
+    placed: Point | None = None,
+    destroyed: Mapping[Point, Color] | None = None,
+    labels: bool = False,
+    move_width: float = MOVE_WIDTH,
+) -> None:
+    """Everything standing on the sky, in drawing order, in user units centered on ``C``.
+
+    The points are assumed checked; ``placed`` (a generated star) and ``destroyed`` (stars
+    that left the board) are the plan picture's marks, absent from :func:`board_svg`.
+    """
+
     def xy(point: Point) -> tuple[float, float]:
-        x, y = board.coords[point]
-        return (x * UNIT, -y * UNIT)
+        return _xy(board, point)
 
     placement = [p for p in board.points if p in highlighted or p in absent]
 
@@ -264,6 +588,11 @@ def board_svg(
         ghost["opacity"] = _num(GHOST_OPACITY)
         ET.SubElement(svg, "circle", ghost)
 
+    # -- the ghosts of destroyed stars, nudged aside where a new star stands ---------------------
+    for p in board.points:
+        if destroyed and p in destroyed:
+            _destroyed_ghost(svg, board, p, destroyed[p], palette, beside=p in stars)
+
     # -- missing points, stars, highlights -------------------------------------------------------
     for p in board.points:
         if p in absent:
@@ -281,55 +610,169 @@ def board_svg(
             x, y = xy(p)
             ET.SubElement(svg, "circle", _circle("highlight", x, y, HIGHLIGHT_RADIUS))
 
+    # -- the burst around a generated star -------------------------------------------------------
+    if placed is not None:
+        # The rays part around the ghost of a star the new one destroyed.
+        covered = destroyed is not None and placed in destroyed and placed in stars
+        _burst(svg, xy(placed), avoid=_free_direction(board, placed) if covered else None)
+
     # -- the move arrow ---------------------------------------------------------------------------
     if moved is not None and moved[0] != moved[1]:
-        _arrow(svg, xy(moved[0]), xy(moved[1]))
+        _arrow(svg, xy(moved[0]), xy(moved[1]), move_width)
 
-    # -- labels and title -------------------------------------------------------------------------
+    # -- labels -----------------------------------------------------------------------------------
     if labels:
         for p in board.points:
             _label(svg, board, p, xy(p))
-    if title:
-        text = ET.SubElement(
+
+
+def _plan_style(colors: Mapping[str, str]) -> str:
+    """The plan picture's additions to :func:`_style`."""
+    c = colors
+    return f""".backdrop {{ fill: {c["backdrop"]}; }}
+.burst {{ fill: none; stroke: {c["burst"]}; stroke-width: {BURST_WIDTH}; stroke-linecap: round; }}
+.destroyed .ghost {{ opacity: {DESTROYED_OPACITY}; }}
+.destroyed .outline {{ fill: none; stroke-width: 4; stroke-dasharray: 7 6; opacity: 0.8; }}
+.frame .move {{ stroke-width: {PLAN_MOVE_WIDTH}; }}
+.caption {{ fill: {c["caption"]}; font-family: sans-serif; }}
+.goal-frame {{ fill: none; stroke: {c["goal"]}; stroke-width: 2; stroke-opacity: 0.6; }}
+"""
+
+
+def _check_frame(board: Board, frame: PlanFrame, what: str) -> None:
+    """Every point of ``frame`` is on the board and every color is known."""
+    _known(board, frame.stars, f"{what}.stars")
+    _known(board, frame.destroyed, f"{what}.destroyed")
+    _known(board, frame.highlight, f"{what}.highlight")
+    if frame.moved is not None:
+        _known(board, frame.moved, f"{what}.moved")
+    if frame.placed is not None:
+        _known(board, [frame.placed], f"{what}.placed")
+    for color in (*frame.stars.values(), *frame.destroyed.values()):
+        try:
+            parse_color(color)
+        except InputError as error:
+            raise InputError(error.problem, field=what) from None
+
+
+def _plan_frame(
+    svg: ET.Element,
+    board: Board,
+    frame: PlanFrame,
+    palette: Mapping[str, str],
+    *,
+    at: tuple[float, float],
+    size: float,
+    half: float,
+) -> None:
+    """One frame: a nested ``<svg>`` viewport showing the board from ``-half`` to ``half``."""
+    box = ET.SubElement(
+        svg,
+        "svg",
+        {
+            "class": "frame",
+            "x": _num(at[0]),
+            "y": _num(at[1]),
+            "width": _num(size),
+            "height": _num(size),
+            "viewBox": f"{_num(-half)} {_num(-half)} {_num(2 * half)} {_num(2 * half)}",
+        },
+    )
+    ET.SubElement(box, "title").text = frame.caption
+    _sky(box, -half, -half, 2 * half, 2 * half, rounding=FRAME_ROUNDING * 2 * half)
+    highlighted = set(frame.highlight)
+    _draw_board(
+        box,
+        board,
+        palette,
+        stars={p: parse_color(c) for p, c in frame.stars.items()},
+        highlighted=highlighted,
+        absent=set(),
+        moved=frame.moved,
+        placed=frame.placed,
+        destroyed={p: parse_color(c) for p, c in frame.destroyed.items()},
+        move_width=PLAN_MOVE_WIDTH,
+    )
+    if highlighted:  # the frame that shows the goal gets a faint golden edge
+        rounding = FRAME_ROUNDING * size
+        ET.SubElement(
             svg,
-            "text",
+            "rect",
             {
-                "class": "title",
-                "x": "0",
-                "y": _num(-half - band + 1.35 * title_size),
-                "font-size": _num(title_size),
-                "text-anchor": "middle",
+                "class": "goal-frame",
+                "x": _num(at[0]),
+                "y": _num(at[1]),
+                "width": _num(size),
+                "height": _num(size),
+                "rx": _num(rounding),
             },
         )
-        text.text = title
-
-    ET.indent(svg, space=" ")
-    return ET.tostring(svg, encoding="unicode") + "\n"
 
 
-def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
-    """Write ``svg_text`` to ``path`` as UTF-8.
+def _caption(svg: ET.Element, caption: str, *, center: float, top: float, grid: _Grid) -> None:
+    """The caption centered in the band under a frame; shrunk if it would be wider than the
+    frame (by an estimate of its width: no font metrics, so the bytes do not depend on them)."""
+    size = CAPTION_SIZE * grid.frame_size
+    estimated = len(caption) * CAPTION_CHAR_WIDTH * size
+    if estimated > 0.96 * grid.frame_size:
+        size *= 0.96 * grid.frame_size / estimated
+    text = ET.SubElement(
+        svg,
+        "text",
+        {
+            "class": "caption",
+            "x": _num(center),
+            "y": _num(top + 0.5 * grid.caption_band + 0.36 * size),
+            "font-size": _num(size),
+            "text-anchor": "middle",
+        },
+    )
+    text.text = caption
 
-    :raises InputError: with a one-line message if the file cannot be written (missing
-        folder, no permission, a folder in the way).
-    """
-    target = Path(path)
-    try:
-        target.write_text(svg_text, encoding="utf-8", newline="\n")
-    except FileNotFoundError:
-        raise InputError(
-            f"cannot write the picture: the folder {str(target.parent)!r} does not exist",
-            source=str(target),
-        ) from None
-    except IsADirectoryError:
-        raise InputError("cannot write the picture: it is a folder", source=str(target)) from None
-    except PermissionError:
-        raise InputError(
-            "cannot write the picture: permission denied", source=str(target)
-        ) from None
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InputError(f"cannot write the picture: {reason}", source=str(target)) from None
+
+def _burst(
+    svg: ET.Element, at: tuple[float, float], *, avoid: tuple[float, float] | None = None
+) -> None:
+    """Rays around a newly generated star, every ``360 / BURST_RAYS`` degrees from north,
+    but none within :data:`BURST_PARTING` of the direction ``avoid`` (a unit vector)."""
+    group = ET.SubElement(svg, "g", {"class": "burst"})
+    x, y = at
+    for i in range(BURST_RAYS):
+        angle = 2 * math.pi * i / BURST_RAYS
+        dx, dy = math.sin(angle), -math.cos(angle)
+        if avoid is not None and dx * avoid[0] + dy * avoid[1] > math.cos(BURST_PARTING):
+            continue
+        ET.SubElement(
+            group,
+            "line",
+            {
+                "x1": _num(x + dx * BURST_INNER),
+                "y1": _num(y + dy * BURST_INNER),
+                "x2": _num(x + dx * BURST_OUTER),
+                "y2": _num(y + dy * BURST_OUTER),
+            },
+        )
+
+
+def _destroyed_ghost(
+    svg: ET.Element,
+    board: Board,
+    point: Point,
+    color: Color,
+    palette: Mapping[str, str],
+    *,
+    beside: bool,
+) -> None:
+    """A faded, dashed star where a star was destroyed; ``beside`` nudges it off its point
+    (toward where no edge runs) so the star standing there now does not hide it."""
+    x, y = _xy(board, point)
+    if beside:
+        dx, dy = _free_direction(board, point)
+        x, y = x + dx * DESTROYED_SHIFT, y + dy * DESTROYED_SHIFT
+    fill = palette[f"star {color.value}"]
+    group = ET.SubElement(svg, "g", {"class": f"destroyed {color.value}"})
+    ET.SubElement(group, "circle", {**_circle("ghost", x, y, STAR_RADIUS), "fill": fill})
+    ET.SubElement(group, "circle", {**_circle("outline", x, y, STAR_RADIUS), "stroke": fill})
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -339,6 +782,12 @@ def _num(value: float) -> str:
     """A short, stable decimal: ``12``, ``12.5``, ``-3.25``."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def _xy(board: Board, point: Point) -> tuple[float, float]:
+    """The point's place in user units, north up."""
+    x, y = board.coords[point]
+    return (x * UNIT, -y * UNIT)
 
 
 def _known(board: Board, points: Iterable[str], what: str) -> set[str]:
@@ -460,15 +909,21 @@ def _spanning_tree(
     return tree
 
 
-def _arrow(svg: ET.Element, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """A gently bowed arrow from ``start`` to ``end``, stopping short of both stars."""
+def _arrow(
+    svg: ET.Element,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    width: float = MOVE_WIDTH,
+) -> None:
+    """A gently bowed arrow from ``start`` to ``end``, stopping short of both stars; ``width``
+    is the stroke width the style gives it (the arrowhead grows with it)."""
     (x1, y1), (x2, y2) = start, end
     length = math.dist(start, end)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     # The control point sits to the left of travel, so the arrow does not hide the board's lines.
     mx, my = (x1 + x2) / 2 + uy * MOVE_BEND * length, (y1 + y2) / 2 - ux * MOVE_BEND * length
     gap_start = STAR_RADIUS + 10
-    gap_end = STAR_RADIUS + 10 + 3 * MOVE_WIDTH  # room for the arrowhead
+    gap_end = STAR_RADIUS + 10 + 3 * width  # room for the arrowhead
     sx, sy = _toward((x1, y1), (mx, my), gap_start)
     ex, ey = _toward((x2, y2), (mx, my), gap_end)
     d = f"M {_num(sx)} {_num(sy)} Q {_num(mx)} {_num(my)} {_num(ex)} {_num(ey)}"
@@ -483,6 +938,14 @@ def _toward(
         return origin
     step = min(distance, length * 0.9) / length
     return (origin[0] + (toward[0] - origin[0]) * step, origin[1] + (toward[1] - origin[1]) * step)
+
+
+def _free_direction(board: Board, point: Point) -> tuple[float, float]:
+    """A unit vector (user units, ``y`` down) from ``point`` toward where no edge runs."""
+    parsed = board.parse(point)
+    dx, dy = _CENTER_LABEL if parsed is None else _LABEL_TURN[parsed[1].name]
+    length = math.hypot(dx, dy)
+    return (dx / length, -dy / length)
 
 
 def _label(svg: ET.Element, board: Board, point: Point, at: tuple[float, float]) -> None:

@@ -67,7 +67,16 @@ class PlannerModel:
     layers: list[_Layer]
     skip: list[cp_model.IntVar]
     choices: list[list[_Choice]]
-    present: dict[frozenset[Point], cp_model.IntVar]
+    colors: list[Color]
+    present: dict[frozenset[Point], cp_model.IntVar] = field(default_factory=dict)
+
+    @property
+    def final(self) -> _Layer:
+        """The board after the last slot."""
+        return self.layers[-1]
+
+    def actions_used(self) -> cp_model.LinearExpr:
+        return cp_model.LinearExpr.sum([1 - s for s in self.skip])
 
 
 def relevant_colors(state: AsterState) -> list[Color]:
@@ -246,13 +255,12 @@ def _slot_choices(ctx: _SlotContext, kind: ActionKind) -> list[_Choice]:
 # -- the model ----------------------------------------------------------------------------------
 
 
-def build_planner(question: ReachQuestion) -> PlannerModel:
-    """Data, variables, one helper per action kind, frame equations, the target."""
-    state = question.state
+def build_dynamics(state: AsterState, slots: tuple[Slot, ...]) -> PlannerModel:
+    """Data, variables, one helper per action kind, frame equations: every board the slots
+    can lead to, with no target and no objective yet."""
     board, player = state.board, state.player
     colors = relevant_colors(state)
     cap = state.rules.stars_per_color
-    slots = question.slots
     model = cp_model.CpModel()
 
     # Layers: the board before each slot, and after the last.
@@ -270,13 +278,15 @@ def build_planner(question: ReachQuestion) -> PlannerModel:
         _add_frame(model, layers[t], layers[t + 1], change)
         skip.append(skipped)
         choices.append(options)
+    return PlannerModel(model, layers, skip, choices, colors)
 
-    # The target: some placement present after the last slot.
-    present = _add_target(model, question, layers[-1], colors)
 
-    # Objective: as few actions as possible.
-    model.minimize(sum(1 - s for s in skip))
-    return PlannerModel(model, layers, skip, choices, present)
+def build_planner(question: ReachQuestion) -> PlannerModel:
+    """The dynamics, the target present after the last slot, and fewest actions."""
+    planner = build_dynamics(question.state, question.slots)
+    planner.present = _add_target(planner.model, question, planner.final, planner.colors)
+    planner.model.minimize(planner.actions_used())
+    return planner
 
 
 def _add_frame(model: cp_model.CpModel, before: _Layer, after: _Layer, change: _Transition) -> None:

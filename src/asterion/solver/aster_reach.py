@@ -17,7 +17,7 @@ breadth-first search over the rules engine's own moves (:func:`search_reach`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from asterion.errors import InputError
@@ -246,14 +246,14 @@ def as_solve_result(answer: ReachAnswer) -> SolveResult[Certificate]:
 
 
 @dataclass
-class _Node:
+class Node:
     state: AsterState
     turn: int
-    parent: _Node | None
+    parent: Node | None
     step: PlanStep | None
 
 
-def _flat_position(question: ReachQuestion, node: _Node) -> int:
+def _flat_position(question: ReachQuestion, node: Node) -> int:
     """Index in :attr:`ReachQuestion.slots` of the node's first usable slot."""
     first_turn = len(question.state.actions) - question.state.next_slot
     if node.turn == 1:
@@ -261,7 +261,7 @@ def _flat_position(question: ReachQuestion, node: _Node) -> int:
     return first_turn + (node.turn - 2) * len(question.state.actions) + node.state.next_slot
 
 
-def _successors(question: ReachQuestion, node: _Node) -> Iterator[_Node]:
+def _successors(question: ReachQuestion, node: Node) -> Iterator[Node]:
     """One more action: for each kind, from its earliest remaining slot only (a later slot of
     the same kind reaches nothing more). Actions that cannot change the board are skipped:
     they never shorten a plan."""
@@ -276,10 +276,10 @@ def _successors(question: ReachQuestion, node: _Node) -> Iterator[_Node]:
             state = next_turn(question, state)
         for action in slot_actions(state, slot.index):
             after = apply_unchecked(state, action)
-            yield _Node(after, slot.turn, node, PlanStep(slot.turn, action))
+            yield Node(after, slot.turn, node, PlanStep(slot.turn, action))
 
 
-def _steps_to(node: _Node) -> list[PlanStep]:
+def steps_to(node: Node) -> list[PlanStep]:
     steps = []
     while node.step is not None and node.parent is not None:
         steps.append(node.step)
@@ -287,49 +287,73 @@ def _steps_to(node: _Node) -> list[PlanStep]:
     return steps[::-1]
 
 
+class BreadthFirst:
+    """Every board the question's slots reach, in order of the number of actions used.
+
+    A search state is the board plus the first usable flattened slot; a state is expanded
+    only if its board was not reached before with a slot as early (in as few actions).
+    Iterating yields ``(node, actions_used)`` for the start and each new state; it stops
+    early, with :attr:`complete` false, when ``max_states`` or ``time_limit`` runs out.
+    """
+
+    def __init__(
+        self,
+        question: ReachQuestion,
+        *,
+        max_states: int = DEFAULT_MAX_STATES,
+        time_limit: float | None = None,
+    ) -> None:
+        self.question = question
+        self.max_states = max_states
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.visited = 0
+        self.complete = False
+
+    def _out_of_budget(self) -> bool:
+        over_time = self.deadline is not None and time.perf_counter() > self.deadline
+        return self.visited > self.max_states or over_time
+
+    def __iter__(self) -> Iterator[tuple[Node, int]]:
+        question = self.question
+        root = Node(question.state, 1, None, None)
+        best: dict[tuple[object, ...], int] = {root.state.board_key(): 0}
+        self.visited = 1
+        yield root, 0
+        layer = [root]
+        for used in range(1, len(question.slots) + 1):
+            following = []
+            for node in layer:
+                for child in _successors(question, node):
+                    position = _flat_position(question, child)
+                    key = child.state.board_key()
+                    if best.get(key, len(question.slots) + 1) <= position:
+                        continue
+                    best[key] = position
+                    self.visited += 1
+                    yield child, used
+                    if self._out_of_budget():
+                        return
+                    following.append(child)
+            if not following:
+                break
+            layer = following
+        self.complete = True
+
+
 def search_reach(
     question: ReachQuestion,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     time_limit: float | None = None,
-    on_layer: Callable[[int, int], None] | None = None,
 ) -> ReachAnswer:
     """Breadth-first search by number of actions: the first goal found is a shortest plan.
-
-    A search state is the board plus the first usable flattened slot; a state is expanded
-    only if its board was not reached before with a slot as early (in as few actions).
-    Returns ``UNKNOWN`` when ``max_states`` or ``time_limit`` runs out first.
-    """
+    Returns ``UNKNOWN`` when ``max_states`` or ``time_limit`` runs out first."""
     started = time.perf_counter()
-    root = _Node(question.state, 1, None, None)
-    if question.is_goal(root.state) is not None:
-        return ReachAnswer(Status.OPTIMAL, certify(question, []), "search", 0.0, 1)
-    best: dict[tuple[object, ...], int] = {root.state.board_key(): 0}
-    layer, visited = [root], 1
-    for used in range(1, len(question.slots) + 1):
-        following = []
-        for node in layer:
-            for child in _successors(question, node):
-                position = _flat_position(question, child)
-                key = child.state.board_key()
-                if best.get(key, len(question.slots) + 1) <= position:
-                    continue
-                best[key] = position
-                visited += 1
-                if question.is_goal(child.state) is not None:
-                    certificate = certify(question, _steps_to(child))
-                    elapsed = time.perf_counter() - started
-                    return ReachAnswer(Status.OPTIMAL, certificate, "search", elapsed, visited)
-                if visited > max_states or (
-                    time_limit is not None and time.perf_counter() - started > time_limit
-                ):
-                    elapsed = time.perf_counter() - started
-                    return ReachAnswer(Status.UNKNOWN, None, "search", elapsed, visited)
-                following.append(child)
-        if on_layer is not None:
-            on_layer(used, visited)
-        if not following:
-            break
-        layer = following
-    elapsed = time.perf_counter() - started
-    return ReachAnswer(Status.INFEASIBLE, None, "search", elapsed, visited)
+    search = BreadthFirst(question, max_states=max_states, time_limit=time_limit)
+    for node, _ in search:
+        if question.is_goal(node.state) is not None:
+            certificate = certify(question, steps_to(node))
+            elapsed = time.perf_counter() - started
+            return ReachAnswer(Status.OPTIMAL, certificate, "search", elapsed, search.visited)
+    status = Status.INFEASIBLE if search.complete else Status.UNKNOWN
+    return ReachAnswer(status, None, "search", time.perf_counter() - started, search.visited)
