@@ -26,10 +26,9 @@ def _state(document: dict[str, object]) -> AsterState:
 
 def test_hand_worked_prefers_value_over_fewer_actions() -> None:
     # Red on 4N and 4S, blue on C; offer CMi (diagonal pair, 2 points) and Sge (4 in a row,
-    # 4 points). With no action, nothing is present (the only pairs are 4N-C, C-4S: not
-    # diagonal). One generate_targeted can make CMi (e.g. on 4NE next to... C is blue: 1 own
-    # star + 1 new own star) for 2 + 2 = 4. Sge needs 4 in a row: 4N, C, 4S plus 3N or 3S: one
-    # generate_targeted on 3N gives Sge with 3 own stars: 4 + 3 = 7. Best: Sge, value 7, 1 action.
+    # 4 points); one generate_targeted. Without it nothing is present (4N-C-4S is a row of 3).
+    # CMi: a red star on 4NE beside 4N or C gives at best 2 + 2 = 4. Sge: a red star on 3N
+    # (or 3S) completes 3N-4N-C-4S with 3 red stars: 4 + 3 = 7. Best: Sge, 7, in 1 action.
     state = _state(
         {
             "stars": {"4N": "red", "4S": "red", "C": "blue"},
