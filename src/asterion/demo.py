@@ -15,9 +15,13 @@ from asterion.models.aster import AsterState
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Deck, default_catalog
 from asterion.models.aster_files import parse_state
-from asterion.render.aster_svg import board_svg, write_svg
+from asterion.render.aster_plan import plan_frames
+from asterion.render.aster_svg import board_svg, plan_svg, write_svg
+from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement
+from asterion.solver.aster_reach import ReachQuestion
+from asterion.solver.aster_reach_portfolio import reach
 
 DEMO_STATE = "aster_demo_state.json"
 
@@ -81,4 +85,20 @@ def run_demo(out: Path) -> Iterator[str]:
             f"  {card.name} in the demo position: best placement lacks {lacking} "
             f"({best.own} red stars used; CP-SAT {result.status.value}, certified) -> {picture}"
         )
+    answer = best_turn(state, time_limit=10)
+    if answer.best is not None:
+        turn = answer.best
+        picture = out / "aster-best-turn.svg"
+        write_svg(picture, plan_svg(board, plan_frames(turn.certificate), title="best turn"))
+        yield (
+            f"  best turn in the demo position: claim {turn.abbr} for {turn.value} "
+            f"({turn.points} card points + {turn.own_stars} own stars) in "
+            f"{len(turn.certificate.steps)} actions, replayed by the rules engine -> {picture}"
+        )
+
+    opening_reach = reach(ReachQuestion.build(opening, catalog["Cas"].pattern, turns=2))
+    yield (
+        f"  from the opening, Cassiopeia in 2 turns: {opening_reach.status.value}, "
+        f"{opening_reach.min_actions} actions ({opening_reach.engine}, certified)"
+    )
     yield f"pictures written to {out}/"
