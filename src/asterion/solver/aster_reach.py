@@ -78,6 +78,8 @@ class ReachQuestion:
         shape = check_pattern(pattern, board)
         if not 1 <= turns <= MAX_TURNS:
             raise InputError(f"turns must be from 1 to {MAX_TURNS}, not {turns}", field="turns")
+        if state.is_over:
+            raise InputError("the game is over: no action can be played", field="over")
         if turns > 1 and state.final_turns_left is not None:
             raise InputError(
                 "the game is in its final turns: only turns 1 can be asked", field="turns"
@@ -97,9 +99,10 @@ class ReachQuestion:
 
     @property
     def slots(self) -> tuple[Slot, ...]:
-        """The flattened list: this turn's remaining slots, then the full list per turn."""
+        """The flattened list: this turn's remaining slots (none after a claim), then the full
+        list for each later turn."""
         actions = self.state.actions
-        first = [Slot(1, i, actions[i]) for i in range(self.state.next_slot, len(actions))]
+        first = [Slot(1, i, actions[i]) for i in self.state.remaining_slots()]
         later = [
             Slot(t, i, kind) for t in range(2, self.turns + 1) for i, kind in enumerate(actions)
         ]
@@ -255,7 +258,7 @@ class Node:
 
 def _flat_position(question: ReachQuestion, node: Node) -> int:
     """Index in :attr:`ReachQuestion.slots` of the node's first usable slot."""
-    first_turn = len(question.state.actions) - question.state.next_slot
+    first_turn = len(question.state.remaining_slots())
     if node.turn == 1:
         return node.state.next_slot - question.state.next_slot
     return first_turn + (node.turn - 2) * len(question.state.actions) + node.state.next_slot
