@@ -61,6 +61,13 @@ class StellarRules:
     satellite_reset: bool = True
     reset_to_bottom: bool = True
     turns: int = 11
+    solo_targets: tuple[tuple[SectionName, int], ...] | None = None
+    """Solo puzzles: one player, each section won by beating its fixed target sum; the
+    second seat never plays and no display reset is offered."""
+
+    @property
+    def is_solo(self) -> bool:
+        return self.solo_targets is not None
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,23 @@ class StellarState:
             areas.append(PlayerArea(((1, Placed(first)),), (second,), hand))
         display, rest = tuple(rest[:DISPLAY_SIZE]), rest[DISPLAY_SIZE:]
         return cls((areas[0], areas[1]), display, tuple(rest), rules=rules)
+
+    @classmethod
+    def solo(
+        cls,
+        rules: StellarRules,
+        *,
+        telescope_start: CardId,
+        notebook_start: CardId,
+        hand: tuple[CardId, ...],
+        display: tuple[CardId | None, ...],
+        deck: tuple[CardId, ...],
+    ) -> StellarState:
+        """A solo puzzle's start: one player, a known deck order (top first)."""
+        if not rules.is_solo:
+            raise InputError("a solo puzzle needs section targets", field="targets")
+        area = PlayerArea(((1, Placed(telescope_start)),), (notebook_start,), tuple(hand))
+        return cls((area, PlayerArea()), tuple(display), tuple(deck), rules=rules)
 
     # -- queries -----------------------------------------------------------------------------------
 
@@ -373,14 +397,16 @@ def _turn(state: StellarState, move: Turn) -> StellarState:
     state = _refill(state)
     taken_counts = tuple(n + (i == player) for i, n in enumerate(state.turns_taken))
     state = replace(state, turns_taken=(taken_counts[0], taken_counts[1]))
-    if satellite_left and state.rules.satellite_reset:
+    if satellite_left and state.rules.satellite_reset and not state.rules.is_solo:
         return replace(state, phase="reset", resetter=1 - player)
     return _next_player(state)
 
 
 def _pass(state: StellarState) -> StellarState:
     if state.phase == "final":
-        return replace(state, active=1) if state.active == 0 else replace(state, phase="over")
+        if state.active == 0 and not state.rules.is_solo:
+            return replace(state, active=1)
+        return replace(state, phase="over")
     counts = tuple(n + (i == state.active) for i, n in enumerate(state.turns_taken))
     return _next_player(replace(state, turns_taken=(counts[0], counts[1])))
 
@@ -411,6 +437,8 @@ def _after_reset(state: StellarState, reset: bool) -> StellarState:
 
 def _next_player(state: StellarState) -> StellarState:
     turns = state.rules.turns
+    if state.rules.is_solo:
+        return replace(state, phase="final" if state.turns_taken[0] >= turns else "turn")
     if all(n >= turns for n in state.turns_taken):
         return replace(state, phase="final", active=0)
     return replace(state, active=1 - state.active)
@@ -423,7 +451,7 @@ def _final_note(state: StellarState, card_id: CardId) -> StellarState:
     hand.remove(card_id)
     area = replace(area, hand=tuple(hand), notebook=(*area.notebook, card_id))
     state = replace(state, areas=_with_area(state.areas, player, area))
-    if player == 0:
+    if player == 0 and not state.rules.is_solo:
         return replace(state, active=1)
     return replace(state, phase="over")
 
@@ -525,7 +553,8 @@ def type_scores_by_enumeration(
 
 
 def score(state: StellarState) -> tuple[Score, Score]:
-    """Both players' scores, free choices made optimally (by enumeration)."""
+    """Both players' scores, free choices made optimally (by enumeration). In a solo puzzle
+    the second score is meaningless and the sections are judged against the targets."""
     sums = [section_sums(state, p) for p in range(2)]
     results = []
     for player in range(2):
