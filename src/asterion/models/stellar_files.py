@@ -1,0 +1,190 @@
+"""The Stellar GAME file: a position (finished or not), validated at the door.
+
+::
+
+    {"format": "asterion.stellar-game/1",
+     "players": [
+       {"telescope": {"1": "P3s", "3": "M1a", "6": {"card": "A2b", "face_down": true}},
+        "notebook": ["M3s", "M4a", "M5b"], "hand": []},
+       {"telescope": {...}, "notebook": [...], "hand": [...]}],
+     "display": ["P1a", null, "C4b", "B5a", "S2"], "deck": ["A4a", ...],
+     "active": 0, "phase": "over"}
+
+Telescope keys are slots 1–12. ``display``, ``deck``, ``hand`` default to empty; ``phase``
+defaults to ``over`` when both telescopes are full, else ``turn``; ``turns_taken`` defaults to
+each telescope's cards minus the starter. A solo position gives one player and ``targets``
+(section → sum to beat). The deck file (``--deck``) names the cards; the shipped one (S2) by
+default.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field
+
+from asterion.errors import InputError
+from asterion.models.files import read_json_file, read_json_text, validate
+from asterion.models.stellar import Phase, Placed, PlayerArea, StellarRules, StellarState
+from asterion.models.stellar_cards import Deck, SectionName, default_deck
+
+GAME_FORMAT = "asterion.stellar-game/1"
+MAX_CARDS = 200
+
+
+class _PlacedSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    card: str
+    face_down: bool = False
+
+
+class _PlayerSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    telescope: dict[int, str | _PlacedSpec] = Field(default_factory=dict)
+    notebook: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
+    hand: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
+
+
+class GameSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["asterion.stellar-game/1"] = "asterion.stellar-game/1"
+    players: list[_PlayerSpec] = Field(min_length=1, max_length=2)
+    display: list[str | None] = Field(default_factory=list, max_length=5)
+    deck: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
+    active: int = Field(0, ge=0, le=1)
+    phase: Phase | None = None
+    turns_taken: tuple[int, int] | None = None
+    targets: dict[SectionName, int] | None = None
+
+
+def load_game(path: Path | str, deck: Deck | None = None) -> StellarState:
+    return game_from_data(read_json_file(path), str(path), deck)
+
+
+def parse_game(text: str, source: str = "<game>", deck: Deck | None = None) -> StellarState:
+    return game_from_data(read_json_text(text, source), source, deck)
+
+
+def game_from_data(data: Any, source: str, deck: Deck | None = None) -> StellarState:
+    spec = validate(GameSpec, data, source)
+    try:
+        return _build(spec, deck or default_deck())
+    except InputError as error:
+        raise error.located(source) from None
+
+
+def _build(spec: GameSpec, deck: Deck) -> StellarState:
+    solo = spec.targets is not None
+    if len(spec.players) != (1 if solo else 2):
+        raise InputError(
+            "a solo position (with targets) has one player, a game two", field="players"
+        )
+    rules = StellarRules(
+        deck=deck, solo_targets=None if spec.targets is None else tuple(spec.targets.items())
+    )
+    areas = [_area(rules, player, f"players.{i}") for i, player in enumerate(spec.players)]
+    if solo:
+        areas.append(PlayerArea())
+    _check_each_card_once(spec, deck)
+    full = all(len(a.telescope) == len(rules.layout.slots) for a in areas[: len(spec.players)])
+    phase: Phase = spec.phase or ("over" if full else "turn")
+    taken = spec.turns_taken or (
+        max(0, len(areas[0].telescope) - 1),
+        max(0, len(areas[1].telescope) - 1),
+    )
+    display = (*spec.display, *([None] * (5 - len(spec.display))))
+    return StellarState(
+        (areas[0], areas[1]),
+        tuple(display),
+        tuple(spec.deck),
+        active=spec.active,
+        turns_taken=taken,
+        phase=phase,
+        rules=rules,
+    )
+
+
+def _area(rules: StellarRules, spec: _PlayerSpec, field: str) -> PlayerArea:
+    slots = rules.layout.slots
+    telescope = []
+    for slot, placed in sorted(spec.telescope.items()):
+        if slot not in slots:
+            raise InputError(
+                f"slot {slot} is not a telescope slot (1-{len(slots)})", field=f"{field}.telescope"
+            )
+        card, face_down = (
+            (placed, False) if isinstance(placed, str) else (placed.card, placed.face_down)
+        )
+        rules.deck[card]  # raises for an unknown card
+        telescope.append((slot, Placed(card, face_down)))
+    for part in ("notebook", "hand"):
+        for i, card in enumerate(getattr(spec, part)):
+            if card not in rules.deck:
+                raise InputError(
+                    f"unknown card {card!r} (not in the deck)", field=f"{field}.{part}.{i}"
+                )
+    area = PlayerArea(tuple(telescope), tuple(spec.notebook), tuple(spec.hand))
+    _check_types_connected(rules, area, f"{field}.telescope")
+    return area
+
+
+def _check_types_connected(rules: StellarRules, area: PlayerArea, field: str) -> None:
+    """A telescope is reachable by legal plays iff each type's face-up cards are connected:
+    the first card of a type goes anywhere, each later one next to one already there."""
+    by_type: dict[str, list[int]] = {}
+    for slot, placed in area.telescope:
+        kind = rules.deck[placed.card].kind
+        if kind is not None and not placed.face_down:
+            by_type.setdefault(kind.value, []).append(slot)
+    for name, slots in by_type.items():
+        if not nx.is_connected(rules.layout.graph.subgraph(slots)):
+            raise InputError(
+                f"illegal placement: the {name} cards on slots {slots} are not side by side "
+                "in one group",
+                field=field,
+            )
+
+
+def _check_each_card_once(spec: GameSpec, deck: Deck) -> None:
+    counts: Counter[str] = Counter()
+    for player in spec.players:
+        for placed in player.telescope.values():
+            counts[placed if isinstance(placed, str) else placed.card] += 1
+        counts.update(player.notebook)
+        counts.update(player.hand)
+    counts.update(c for c in spec.display if c is not None)
+    counts.update(spec.deck)
+    for card, count in sorted(counts.items()):
+        if card not in deck:
+            raise InputError(f"unknown card {card!r} (not in the deck)")
+        if count > 1:
+            raise InputError(f"card {card!r} appears {count} times")
+
+
+def game_to_data(state: StellarState) -> dict[str, Any]:
+    players = state.areas[:1] if state.rules.is_solo else state.areas
+    data: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "players": [
+            {
+                "telescope": {
+                    str(slot): ({"card": p.card, "face_down": True} if p.face_down else p.card)
+                    for slot, p in area.telescope
+                },
+                "notebook": list(area.notebook),
+                "hand": list(area.hand),
+            }
+            for area in players
+        ],
+        "display": list(state.display),
+        "deck": list(state.deck),
+        "active": state.active,
+        "phase": state.phase,
+        "turns_taken": list(state.turns_taken),
+    }
+    if state.rules.solo_targets is not None:
+        data["targets"] = dict(state.rules.solo_targets)
+    return data
