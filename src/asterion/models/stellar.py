@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Literal
@@ -552,25 +552,35 @@ def type_scores_by_enumeration(
     return best[1], best[2]
 
 
-def score(state: StellarState) -> tuple[Score, Score]:
-    """Both players' scores, free choices made optimally (by enumeration). In a solo puzzle
-    the second score is meaningless and the sections are judged against the targets."""
+TypeScorer = Callable[
+    [StellarState, int], tuple[dict[CelestialType, int], dict[CardId, tuple[CelestialType, int]]]
+]
+
+
+def score(
+    state: StellarState, type_scorer: TypeScorer = type_scores_by_enumeration
+) -> tuple[Score, Score]:
+    """Both players' scores, the free choices made optimally by ``type_scorer`` (by default the
+    enumeration; ``asterion.solver.stellar_score`` has the CP-SAT one). In a solo puzzle the
+    sections are judged against the targets and the second score is meaningless."""
     sums = [section_sums(state, p) for p in range(2)]
+    if state.rules.solo_targets is not None:
+        sums[1] = dict(state.rules.solo_targets)
     results = []
     for player in range(2):
-        types, choices = type_scores_by_enumeration(state, player)
+        types, choices = type_scorer(state, player)
         sections = {
-            name: SECTION_BONUS
-            if wins_section(
-                sums[player][name], sums[1 - player][name], state.rules.section_tie_bonus
-            )
-            else 0
+            name: SECTION_BONUS if beats(sums[player][name], sums[1 - player][name], state) else 0
             for name in sums[player]
         }
         kinds = set(state.telescope_types(player).values())
         diversity = DIVERSITY_BONUS if len(kinds) == len(TYPES) else 0
         results.append(Score(types, sections, diversity, choices))
     return results[0], results[1]
+
+
+def beats(mine: int, theirs: int, state: StellarState) -> bool:
+    return wins_section(mine, theirs, state.rules.section_tie_bonus)
 
 
 def wins_section(mine: int, theirs: int, tie_bonus: bool) -> bool:

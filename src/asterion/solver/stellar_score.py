@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from asterion.models.stellar import (
+    Score,
     StellarState,
     longest_run,
     notebook_options,
+    score,
     telescope_stars,
 )
 from asterion.models.stellar_cards import TYPES, CardId, CelestialType
@@ -101,3 +103,18 @@ def type_scores(
     result = TypeScores(scores, choices)
     assert result.total == round(solver.objective_value), "CP-SAT score disagrees"
     return SolveResult(status, result, float(result.total), solver.best_objective_bound, elapsed)
+
+
+def cp_type_scorer(
+    state: StellarState, player: int
+) -> tuple[dict[CelestialType, int], dict[CardId, tuple[CelestialType, int]]]:
+    """:func:`type_scores` in the shape :func:`asterion.models.stellar.score` takes."""
+    result = type_scores(state, player)
+    if result.value is None:
+        raise RuntimeError(f"scoring did not finish: {result.status.value}")
+    return result.value.scores, result.value.choices
+
+
+def score_position(state: StellarState) -> tuple[Score, Score]:
+    """Both players' scores, the free choices made by CP-SAT."""
+    return score(state, cp_type_scorer)
