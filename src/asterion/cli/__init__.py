@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from asterion import __version__
-from asterion.cli import aster
+from asterion.cli import aster, stellar
 from asterion.cli._common import console, reports_input_errors
 
 app = typer.Typer(
@@ -24,6 +24,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(aster.app, name="aster")
+app.add_typer(stellar.app, name="stellar")
 
 
 def _show_version(value: bool) -> None:
