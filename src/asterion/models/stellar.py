@@ -333,7 +333,9 @@ def why_illegal(state: StellarState, move: Move) -> str:
     if isinstance(move, Turn):
         if move.take == 0 and any(state.display):
             return "a display card must be taken while the display holds one"
-        if move.take and (move.take > DISPLAY_SIZE or state.display[move.take - 1] is None):
+        if not 0 <= move.take <= DISPLAY_SIZE:
+            return f"display position {move.take} does not exist (1-{DISPLAY_SIZE})"
+        if move.take and state.display[move.take - 1] is None:
             return f"display position {move.take} holds no card"
         if move.play not in (*state.area.hand, state.display[move.take - 1] if move.take else None):
             return f"{move.play} is not in hand"

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from asterion.errors import InputError
 from asterion.models.files import read_json_file, read_json_text, validate
@@ -185,18 +185,16 @@ class _DeckSpec(BaseModel):
     name: str = ""
     cards: list[_CardSpec] = Field(min_length=1, max_length=MAX_DECK)
 
-    @model_validator(mode="after")
-    def _unique_ids(self) -> _DeckSpec:
-        seen: set[str] = set()
-        for card in self.cards:
-            if card.id in seen:
-                raise ValueError(f"card id {card.id!r} is used twice")
-            seen.add(card.id)
-        return self
-
 
 def deck_from_data(data: object, source: str) -> Deck:
     spec = validate(_DeckSpec, data, source)
+    seen: set[str] = set()
+    for i, card in enumerate(spec.cards):
+        if card.id in seen:
+            raise InputError(
+                f"card id {card.id!r} is used twice", source=source, field=f"cards.{i}.id"
+            )
+        seen.add(card.id)
     cards = tuple(
         StellarCard(
             id=card.id,

@@ -19,7 +19,6 @@ default.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,7 +42,7 @@ class _PlacedSpec(BaseModel):
 
 class _PlayerSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    telescope: dict[int, str | _PlacedSpec] = Field(default_factory=dict)
+    telescope: dict[str, str | dict[str, Any]] = Field(default_factory=dict)
     notebook: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
     hand: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
 
@@ -58,6 +57,7 @@ class GameSpec(BaseModel):
     phase: Phase | None = None
     turns_taken: tuple[int, int] | None = None
     targets: dict[SectionName, int] | None = None
+    resetter: int | None = Field(None, ge=0, le=1)
 
 
 def load_game(path: Path | str, deck: Deck | None = None) -> StellarState:
@@ -78,6 +78,9 @@ def game_from_data(data: Any, source: str, deck: Deck | None = None) -> StellarS
 
 def _build(spec: GameSpec, deck: Deck) -> StellarState:
     solo = spec.targets is not None
+    sections = [name for name, _ in StellarRules().layout.sections]
+    if spec.targets is not None and sorted(spec.targets) != sorted(sections):
+        raise InputError(f"targets must give {', '.join(sections)}", field="targets")
     if len(spec.players) != (1 if solo else 2):
         raise InputError(
             "a solo position (with targets) has one player, a game two", field="players"
@@ -103,23 +106,40 @@ def _build(spec: GameSpec, deck: Deck) -> StellarState:
         active=spec.active,
         turns_taken=taken,
         phase=phase,
+        resetter=spec.resetter,
         rules=rules,
     )
+
+
+def _slot_number(key: str, slots: tuple[int, ...], field: str) -> int:
+    """A telescope key: a slot number written plainly ("7", not "07" or " 7")."""
+    if not key.isdigit() or str(int(key)) != key or int(key) not in slots:
+        raise InputError(f"{key!r} is not a telescope slot (1-{len(slots)})", field=field)
+    return int(key)
+
+
+def _placed(value: str | dict[str, Any], field: str) -> _PlacedSpec:
+    """A telescope entry: a card id, or ``{"card": id, "face_down": bool}``."""
+    if isinstance(value, str):
+        return _PlacedSpec(card=value)
+    try:
+        return validate(_PlacedSpec, value, "")
+    except InputError as error:
+        inner = f"{field}.{error.field}" if error.field else field
+        raise InputError(error.problem, field=inner) from None
 
 
 def _area(rules: StellarRules, spec: _PlayerSpec, field: str) -> PlayerArea:
     slots = rules.layout.slots
     telescope = []
-    for slot, placed in sorted(spec.telescope.items()):
-        if slot not in slots:
-            raise InputError(
-                f"slot {slot} is not a telescope slot (1-{len(slots)})", field=f"{field}.telescope"
-            )
-        card, face_down = (
-            (placed, False) if isinstance(placed, str) else (placed.card, placed.face_down)
-        )
-        rules.deck[card]  # raises for an unknown card
-        telescope.append((slot, Placed(card, face_down)))
+    for key, value in spec.telescope.items():
+        where = f"{field}.telescope.{key}"
+        slot = _slot_number(key, slots, where)
+        placed = _placed(value, where)
+        if placed.card not in rules.deck:
+            raise InputError(f"unknown card {placed.card!r} (not in the deck)", field=where)
+        telescope.append((slot, Placed(placed.card, placed.face_down)))
+    telescope.sort()
     for part in ("notebook", "hand"):
         for i, card in enumerate(getattr(spec, part)):
             if card not in rules.deck:
@@ -148,20 +168,28 @@ def _check_types_connected(rules: StellarRules, area: PlayerArea, field: str) ->
             )
 
 
+def _card_places(spec: GameSpec) -> list[tuple[str, str]]:
+    """Every (card, field) of the file, in file order."""
+    places: list[tuple[str, str]] = []
+    for p, player in enumerate(spec.players):
+        for key, value in player.telescope.items():
+            card = value if isinstance(value, str) else str(value.get("card"))
+            places.append((card, f"players.{p}.telescope.{key}"))
+        for part in ("notebook", "hand"):
+            places += [(c, f"players.{p}.{part}.{i}") for i, c in enumerate(getattr(player, part))]
+    places += [(c, f"display.{i}") for i, c in enumerate(spec.display) if c is not None]
+    places += [(c, f"deck.{i}") for i, c in enumerate(spec.deck)]
+    return places
+
+
 def _check_each_card_once(spec: GameSpec, deck: Deck) -> None:
-    counts: Counter[str] = Counter()
-    for player in spec.players:
-        for placed in player.telescope.values():
-            counts[placed if isinstance(placed, str) else placed.card] += 1
-        counts.update(player.notebook)
-        counts.update(player.hand)
-    counts.update(c for c in spec.display if c is not None)
-    counts.update(spec.deck)
-    for card, count in sorted(counts.items()):
+    first_seen: dict[str, str] = {}
+    for card, field in _card_places(spec):
         if card not in deck:
-            raise InputError(f"unknown card {card!r} (not in the deck)")
-        if count > 1:
-            raise InputError(f"card {card!r} appears {count} times")
+            raise InputError(f"unknown card {card!r} (not in the deck)", field=field)
+        if card in first_seen:
+            raise InputError(f"card {card!r} is also at {first_seen[card]}", field=field)
+        first_seen[card] = field
 
 
 def game_to_data(state: StellarState) -> dict[str, Any]:
@@ -187,4 +215,6 @@ def game_to_data(state: StellarState) -> dict[str, Any]:
     }
     if state.rules.solo_targets is not None:
         data["targets"] = dict(state.rules.solo_targets)
+    if state.resetter is not None:
+        data["resetter"] = state.resetter
     return data
