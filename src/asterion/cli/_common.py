@@ -9,12 +9,21 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from asterion.errors import IllegalActionError, InputError
 from asterion.render.aster_svg import write_svg
@@ -54,6 +63,25 @@ def save_svg(path: Path | None, svg: Callable[[], str], *, quiet: bool) -> None:
     write_svg(path, svg())
     if not quiet:
         console.print(f"picture: {path}")
+
+
+@contextmanager
+def progress_bar(description: str, *, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A ``progress(done, total)`` callback: a bar with rate and ETA on a terminal, silent in
+    a pipe or with ``quiet`` (e.g. ``--json``)."""
+    if quiet or not console.is_terminal:
+        yield lambda done, total: None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(description, total=None)
+        yield lambda done, total: progress.update(task, completed=done, total=total)
 
 
 def finish(code: int) -> None:

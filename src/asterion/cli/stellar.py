@@ -7,10 +7,20 @@ from typing import Annotated, Any
 
 import typer
 
-from asterion.cli._common import console, print_json, reports_input_errors
+from asterion.cli._common import (
+    console,
+    print_json,
+    progress_bar,
+    reports_input_errors,
+    save_svg,
+)
+from asterion.errors import InputError
 from asterion.models.stellar import Score, StellarState
 from asterion.models.stellar_cards import Deck, load_deck
 from asterion.models.stellar_files import load_game
+from asterion.render.stellar_svg import score_distribution_svg, telescope_svg
+from asterion.solver.stellar_play import advise as advise_moves
+from asterion.solver.stellar_play import make_policy, selfplay
 from asterion.solver.stellar_score import score_position
 
 app = typer.Typer(
@@ -19,6 +29,9 @@ app = typer.Typer(
 
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
+]
+SvgOpt = Annotated[
+    Path | None, typer.Option("--svg", metavar="FILE", help="Also draw it as an SVG picture.")
 ]
 DeckOpt = Annotated[
     Path | None,
@@ -57,6 +70,7 @@ def score(
     game: Annotated[Path, typer.Argument(metavar="GAME", help="A GAME JSON file.")],
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
+    svg: SvgOpt = None,
 ) -> None:
     """Score a position exactly: the free choices (0/6 as 0 or 6, each satellite's type) are
     made by CP-SAT, checked by re-scoring.
@@ -66,6 +80,7 @@ def score(
     state = _load(game, deck_file)
     scores = score_position(state)
     seats = 1 if state.rules.is_solo else 2
+    save_svg(svg, lambda: telescope_svg(state, 0, title="player 1"), quiet=json_out)
     if json_out:
         document: dict[str, Any] = {"players": [score_to_data(s) for s in scores[:seats]]}
         if seats == 2:
@@ -85,3 +100,68 @@ def score(
     if seats == 2:
         winner = _winner(scores)
         console.print("a tie: the win is shared" if winner is None else f"player {winner + 1} wins")
+
+
+@app.command()
+@reports_input_errors
+def advise(
+    game: Annotated[
+        Path, typer.Argument(metavar="GAME", help="A GAME JSON file (a turn to play).")
+    ],
+    samples: Annotated[int, typer.Option(min=2, help="Sampled deals per finalist move.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    top: Annotated[int, typer.Option(min=1, help="Moves to print.")] = 10,
+    deck_file: DeckOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Rank the legal moves by expected final score over sampled deals of the hidden cards
+    (the opponent's hand and the deck), with 95% confidence intervals.
+
+    Moves reaching the same position are one entry; weak moves are dropped early by
+    sequential halving, so each entry shows its own sample count.
+    """
+    state = _load(game, deck_file)
+    with progress_bar("sampling deals", quiet=json_out) as progress:
+        ranked = advise_moves(state, samples=samples, seed=seed, progress=progress)
+    if json_out:
+        print_json({"samples": samples, "seed": seed, "moves": [a.to_data() for a in ranked]})
+        return
+    console.print(f"{len(ranked)} distinct moves; expected final score (95% interval, samples):")
+    for rank, entry in enumerate(ranked[:top], start=1):
+        console.print(
+            f"{rank:>3}. {entry.mean:6.1f}  [{entry.ci_low:5.1f}, {entry.ci_high:5.1f}]  "
+            f"n={entry.samples:<4} {entry.describe()}"
+        )
+
+
+@app.command("selfplay")
+@reports_input_errors
+def selfplay_command(
+    games: Annotated[int, typer.Option(min=1, help="Games to play (seats alternate).")] = 100,
+    policies: Annotated[
+        str, typer.Option(help="Two policies: random, greedy, advice or advice:N.")
+    ] = "greedy,random",
+    seed: Annotated[int, typer.Option(help="Seed: the same seed, the same games.")] = 0,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="SVG of the score distributions.")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Two policies play many seeded games: win rates and score distributions."""
+    names = [name.strip() for name in policies.split(",")]
+    if len(names) != 2:
+        raise InputError(f"--policies takes two names separated by a comma, not {policies!r}")
+    first, second = (make_policy(name) for name in names)
+    with progress_bar("playing", quiet=json_out) as progress:
+        report = selfplay(first, second, games, seed, progress=progress)
+    save_svg(
+        plot, lambda: score_distribution_svg(report, title="Stellar self-play"), quiet=json_out
+    )
+    if json_out:
+        print_json(report.to_data())
+        return
+    for name, wins, rate, mean in zip(
+        report.labels, report.wins, report.win_rates, report.mean_scores, strict=True
+    ):
+        console.print(f"{name:<16} wins {wins:>5} ({rate:6.1%})  mean score {mean:6.1f}")
+    console.print(f"ties {report.ties} ({report.tie_rate:.1%}) over {report.games} games")
