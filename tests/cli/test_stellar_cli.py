@@ -1,0 +1,106 @@
+"""The ``asterion stellar`` commands: JSON shapes, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from asterion.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, document: object, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(document if isinstance(document, str) else json.dumps(document))
+    return str(path)
+
+
+# Cards of the shipped deck (tools/build_stellar_deck.py): M4a moon 4 (1 star), M5a moon 5
+# (2 stars), M0a moon 0/6 (3 stars), P1a planet 1 (2 stars).
+SEED_EXAMPLE = {
+    "players": [
+        {"telescope": {"1": "M0a", "3": "M5a"}, "notebook": ["M4a", "M5b", "M3a"]},
+        {"telescope": {"1": "P1a"}, "notebook": []},
+    ]
+}
+
+
+def test_score_json_worked_example(tmp_path: Path) -> None:
+    # Player 1: moons with 3 + 2 = 5 stars in the telescope, notebook moons 4, 5, 3: run of 3:
+    # 5 x 3 = 15 (the seed's example). Sections: top holds slots 1 and 3: 6 (0/6 counts 6) + 5
+    # = 11 against the opponent's 1: +10; middle and bottom empty on both sides: a tie, no one
+    # gains (S3). No diversity. Total 25. Player 2: planet with 2 stars, empty notebook: 0;
+    # sections 0. Winner: player 1 (index 0).
+    code, out, _ = run("stellar", "score", write(tmp_path, SEED_EXAMPLE), "--json")
+    document = json.loads(out)
+    assert code == 0
+    first, second = document["players"]
+    assert first["types"]["moon"] == 15
+    assert first["sections"] == {"top": 10, "middle": 0, "bottom": 0}
+    assert first["total"] == 25 and second["total"] == 0
+    assert document["winner"] == 0
+
+
+@pytest.mark.parametrize(
+    ("document", "names"),
+    [
+        ({"players": [{"telescope": {"1": "XX"}}, {}]}, "players.0.telescope.1"),
+        ({"players": [{"telescope": {"13": "M4a"}}, {}]}, "players.0.telescope.13"),
+        ({"players": [{"telescope": {"1": "M4a", "9": "M5a"}}, {}]}, "illegal placement"),
+        ({"players": [{"notebook": ["M4a"]}, {"hand": ["M4a"]}]}, "players.1.hand.0"),
+        ('{"players": [', "not valid JSON"),
+    ],
+)
+def test_bad_game_is_one_line_exit_2(tmp_path: Path, document: object, names: str) -> None:
+    path = write(tmp_path, document)
+    code, out, err = run("stellar", "score", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and path in err and names in err
+
+
+def test_selfplay_json_and_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "scores.svg"
+    code, out, _ = run(
+        "stellar",
+        "selfplay",
+        "--games",
+        "4",
+        "--policies",
+        "greedy,random",
+        "--plot",
+        str(plot),
+        "--json",
+    )
+    report = json.loads(out)
+    assert code == 0
+    assert report["games"] == 4 and sum(report["wins"]) + report["ties"] == 4
+    assert plot.read_text().lstrip().startswith(("<?xml", "<svg"))
+
+
+def test_selfplay_bad_policy() -> None:
+    code, _, err = run("stellar", "selfplay", "--games", "2", "--policies", "greedy,psychic")
+    assert code == 2 and "psychic" in err
+
+
+def test_advise_lists_every_entry(tmp_path: Path) -> None:
+    from asterion.models.stellar import StellarState
+    from asterion.models.stellar_files import game_to_data
+
+    path = write(tmp_path, game_to_data(StellarState.new_game(seed=1)))
+    code, out, _ = run("stellar", "advise", path, "--samples", "2", "--json")
+    document = json.loads(out)
+    assert code == 0 and document["moves"]
+    means = [m["mean"] for m in document["moves"]]
+    assert all(
+        low <= mean <= high
+        for (low, high), mean in zip((m["ci95"] for m in document["moves"]), means, strict=True)
+    )
