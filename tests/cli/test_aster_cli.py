@@ -10,23 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from asterion.cli import app
-
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write(tmp_path: Path, document: object, name: str = "state.json") -> str:
-    path = tmp_path / name
-    path.write_text(document if isinstance(document, str) else json.dumps(document))
-    return str(path)
-
+from clirun import run, write
 
 # -- board, catalog ---------------------------------------------------------------------------
 

@@ -6,23 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from asterion.cli import app
-
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write(tmp_path: Path, document: object, name: str = "game.json") -> str:
-    path = tmp_path / name
-    path.write_text(document if isinstance(document, str) else json.dumps(document))
-    return str(path)
-
+from clirun import run, write
 
 # Cards of the shipped deck (tools/build_stellar_deck.py): M4a moon 4 (1 star), M5a moon 5
 # (2 stars), M0a moon 0/6 (3 stars), P1a planet 1 (2 stars).
@@ -40,7 +24,7 @@ def test_score_json_worked_example(tmp_path: Path) -> None:
     # = 11 against the opponent's 1: +10; middle and bottom empty on both sides: a tie, no one
     # gains (S3). No diversity. Total 25. Player 2: planet with 2 stars, empty notebook: 0;
     # sections 0. Winner: player 1 (index 0).
-    code, out, _ = run("stellar", "score", write(tmp_path, SEED_EXAMPLE), "--json")
+    code, out, _ = run("stellar", "score", write(tmp_path, SEED_EXAMPLE, "game.json"), "--json")
     document = json.loads(out)
     assert code == 0
     first, second = document["players"]

@@ -11,6 +11,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
+from svgxml import SVG, parse, with_class
 
 from asterion.errors import InputError
 from asterion.models.aster import Action, Color
@@ -21,8 +22,6 @@ from asterion.render import aster_svg
 from asterion.render.aster_plan import plan_frames, step_caption
 from asterion.render.aster_svg import DEFAULT_COLORS, PlanFrame, plan_svg
 from asterion.solver.aster_reach import Certificate, PlanStep, ReachQuestion, certify
-
-SVG = "{http://www.w3.org/2000/svg}"
 
 # Red to play on the default 4-ring board; blue stands on C, a generation point.
 POSITION = {
@@ -68,17 +67,6 @@ def draw(
 ) -> str:
     frames = plan_frames(cert)
     return plan_svg(cert.final.board, frames, title=title, columns=columns, frame_size=frame_size)
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def with_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
-    """Elements ``tag`` whose class list contains ``cls``."""
-    return [e for e in root.iter(f"{SVG}{tag}") if cls in e.get("class", "").split()]
 
 
 def frames_of(root: ET.Element) -> list[ET.Element]:

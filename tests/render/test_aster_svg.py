@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from svgxml import parse, with_class
 
 from asterion.errors import InputError
 from asterion.models.aster import Color
 from asterion.models.aster_board import Board
 from asterion.render.aster_svg import DEFAULT_COLORS, board_svg, write_svg
-
-SVG = "{http://www.w3.org/2000/svg}"
 
 STARS = {
     "2NE": Color.RED,
@@ -22,17 +20,6 @@ STARS = {
     "4E": Color.YELLOW,
     "C": Color.YELLOW,
 }
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def with_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
-    """Elements ``tag`` whose class list contains ``cls``."""
-    return [e for e in root.iter(f"{SVG}{tag}") if cls in e.get("class", "").split()]
 
 
 def test_one_star_circle_per_star_in_its_color() -> None:

@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 import random
-import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pytest
+from svgxml import SVG, parse, with_class
 
 from asterion.errors import InputError
 from asterion.models.stellar import Placed, StellarState, apply_unchecked
 from asterion.render.stellar_svg import DEFAULT_COLORS, score_distribution_svg, telescope_svg
 from asterion.solver.stellar_play import GreedyPolicy, RandomPolicy, selfplay
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def with_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
-    """Elements ``tag`` whose class list contains ``cls``."""
-    return [e for e in root.iter(f"{SVG}{tag}") if cls in e.get("class", "").split()]
 
 
 def played(seed: int, moves: int | None = None) -> StellarState:

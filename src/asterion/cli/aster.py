@@ -66,6 +66,11 @@ CatalogOpt = Annotated[
     Path | None,
     typer.Option("--catalog", metavar="FILE", help="A card catalog JSON file (default: shipped)."),
 ]
+StateOpt = Annotated[
+    Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
+]
+TimeLimitOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
+SeedOpt = Annotated[int, typer.Option(help="Solver seed (same seed, same answer).")]
 StateArg = Annotated[
     Path | None,
     typer.Argument(
@@ -406,9 +411,7 @@ def _print_plan(certificate: Certificate) -> None:
 @app.command()
 @reports_input_errors
 def reach(
-    state_file: Annotated[
-        Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
-    ] = None,
+    state_file: StateOpt = None,
     target: Annotated[str | None, typer.Option(metavar="ABBR", help="A card to form.")] = None,
     pattern: Annotated[
         str | None, typer.Option(metavar="JSON", help="Or a pattern: a JSON list of \\[x, y].")
@@ -422,10 +425,8 @@ def reach(
     engine: Annotated[
         str, typer.Option(help="auto (picks per instance), cp-sat or search.")
     ] = "auto",
-    time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
-    ] = DEFAULT_TIME_LIMIT,
-    seed: Annotated[int, typer.Option(help="Solver seed (same seed, same answer).")] = 0,
+    time_limit: TimeLimitOpt = DEFAULT_TIME_LIMIT,
+    seed: SeedOpt = 0,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
 ) -> None:
@@ -467,17 +468,13 @@ def reach(
 @app.command("best-turn")
 @reports_input_errors
 def best_turn_command(
-    state_file: Annotated[
-        Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
-    ] = None,
+    state_file: StateOpt = None,
     offer: Annotated[
         str | None,
         typer.Option(metavar="ABBR,ABBR", help="Cards to consider (default: the face-up offer)."),
     ] = None,
-    time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
-    ] = DEFAULT_TIME_LIMIT,
-    seed: Annotated[int, typer.Option(help="Solver seed.")] = 0,
+    time_limit: TimeLimitOpt = DEFAULT_TIME_LIMIT,
+    seed: SeedOpt = 0,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
 ) -> None:
