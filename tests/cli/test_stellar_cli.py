@@ -88,3 +88,18 @@ def test_advise_lists_every_entry(tmp_path: Path) -> None:
         low <= mean <= high
         for (low, high), mean in zip((m["ci95"] for m in document["moves"]), means, strict=True)
     )
+
+
+def test_solve_small_deal_json(tmp_path: Path) -> None:
+    from asterion.models.stellar_solo import deal_solo_puzzle, solo_puzzle_to_data
+
+    puzzle = write(tmp_path, solo_puzzle_to_data(deal_solo_puzzle(seed=2, turns=2)), "solo.json")
+    code, out, _ = run("stellar", "solve", puzzle, "--method", "search", "--json")
+    document = json.loads(out)
+    assert code == 0 and document["status"] == "optimal"
+    assert document["best_score"] == document["bound"]
+
+
+def test_solve_bad_method() -> None:
+    code, out, err = run("stellar", "solve", "--method", "guess")
+    assert code == 2 and out == "" and "guess" in err

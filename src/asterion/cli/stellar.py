@@ -8,7 +8,10 @@ from typing import Annotated, Any
 import typer
 
 from asterion.cli._common import (
+    UNKNOWN,
+    YES,
     console,
+    finish,
     print_json,
     progress_bar,
     reports_input_errors,
@@ -18,10 +21,12 @@ from asterion.errors import InputError
 from asterion.models.stellar import Score, StellarState
 from asterion.models.stellar_cards import Deck, load_deck
 from asterion.models.stellar_files import load_game
+from asterion.models.stellar_solo import deal_solo_puzzle, load_solo_puzzle
 from asterion.render.stellar_svg import score_distribution_svg, telescope_svg
 from asterion.solver.stellar_play import advise as advise_moves
 from asterion.solver.stellar_play import make_policy, selfplay
 from asterion.solver.stellar_score import score_position
+from asterion.solver.stellar_solo import METHODS, solve_solo
 
 app = typer.Typer(
     help="Stellar: a two-player telescope and notebook card game.", no_args_is_help=True
@@ -165,3 +170,49 @@ def selfplay_command(
     ):
         console.print(f"{name:<16} wins {wins:>5} ({rate:6.1%})  mean score {mean:6.1f}")
     console.print(f"ties {report.ties} ({report.tie_rate:.1%}) over {report.games} games")
+
+
+@app.command()
+@reports_input_errors
+def solve(
+    puzzle_file: Annotated[
+        Path | None,
+        typer.Argument(metavar="PUZZLE", help="A solo puzzle JSON file (default: a seeded deal)."),
+    ] = None,
+    method: Annotated[str, typer.Option(help="auto, search or cp-sat.")] = "auto",
+    deal: Annotated[int, typer.Option(help="Seed of the deal when no PUZZLE is given.")] = 1,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
+    ] = 10.0,
+    deck_file: DeckOpt = None,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """Solo puzzle with a known deck order: the maximum final score and a plan, proven
+    optimal; the plan is replayed and scored by the rules engine.
+
+    Exit status 0 solved (optimal or a plan found), 3 unknown within the time limit.
+    """
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r} (expected auto, search or cp-sat)")
+    deck: Deck | None = load_deck(deck_file) if deck_file is not None else None
+    puzzle = (
+        deal_solo_puzzle(deal, deck=deck)
+        if puzzle_file is None
+        else load_solo_puzzle(puzzle_file, deck)
+    )
+    chosen = next(m for m in METHODS if m == method)
+    answer = solve_solo(puzzle, method=chosen, time_limit=time_limit)
+    final = answer.final
+    if final is not None:
+        save_svg(svg, lambda: telescope_svg(final, 0, title="solo: best play"), quiet=json_out)
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        console.print(
+            f"{answer.status.value} ({answer.method}, {answer.wall_time:.2f} s): "
+            f"best score {answer.best_score}, bound {answer.bound}"
+        )
+        for number, move in enumerate(answer.plan, start=1):
+            console.print(f"  {number:>2}. {move}")
+    finish(YES if answer.best_score is not None else UNKNOWN)
