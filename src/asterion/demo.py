@@ -6,6 +6,7 @@ test of the whole stack on a fresh install.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -15,13 +16,19 @@ from asterion.models.aster import AsterState
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Deck, default_catalog
 from asterion.models.aster_files import parse_state
+from asterion.models.stellar import StellarState, apply
+from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.render.aster_plan import plan_frames
 from asterion.render.aster_svg import board_svg, plan_svg, write_svg
+from asterion.render.stellar_svg import telescope_svg
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement
 from asterion.solver.aster_reach import ReachQuestion
 from asterion.solver.aster_reach_portfolio import reach
+from asterion.solver.stellar_play import make_policy, selfplay
+from asterion.solver.stellar_score import score_position
+from asterion.solver.stellar_solo import solve_solo
 
 DEMO_STATE = "aster_demo_state.json"
 
@@ -101,4 +108,32 @@ def run_demo(out: Path) -> Iterator[str]:
         f"  from the opening, Cassiopeia in 2 turns: {opening_reach.status.value}, "
         f"{opening_reach.min_actions} actions ({opening_reach.engine}, certified)"
     )
+    yield from _stellar_tour(out)
     yield f"pictures written to {out}/"
+
+
+def _stellar_tour(out: Path) -> Iterator[str]:
+    """Stellar: a seeded greedy-vs-random game, its exact score and telescope, a solo deal."""
+    yield "Stellar"
+    report = selfplay(make_policy("greedy"), make_policy("random"), 4, seed=0)
+    yield (
+        f"  self-play, greedy vs random, 4 games: wins {report.wins[0]}-{report.wins[1]}, "
+        f"mean scores {report.mean_scores[0]:.1f} and {report.mean_scores[1]:.1f}"
+    )
+    rng = random.Random(0)
+    state = StellarState.new_game(seed=0)
+    policy = make_policy("greedy")
+    while not state.is_over:
+        state = apply(state, policy.choose(state, rng))
+    first, second = score_position(state)
+    picture = out / "stellar-telescope.svg"
+    write_svg(picture, telescope_svg(state, 0, title="greedy self-play, player 1"))
+    yield (
+        f"  one greedy game scored exactly (free choices by CP-SAT): {first.total} to "
+        f"{second.total} -> {picture}"
+    )
+    answer = solve_solo(deal_solo_puzzle(seed=1, turns=4), method="auto", time_limit=10)
+    yield (
+        f"  a 4-turn solo deal: best score {answer.best_score} ({answer.status.value}, "
+        f"{answer.method}, replayed by the rules engine)"
+    )
