@@ -1,0 +1,185 @@
+"""Stellar solo puzzles: exact search against CP-SAT, over a seeded suite of deals.
+
+    python benchmarks/bench_stellar_solo.py [--deals N] [--turns 3,4,5,11] [--time-limit S]
+
+For each horizon (number of turns) the suite is ``deal_solo_puzzle(seed, turns)`` for seeds
+0 … N−1 (the shipped deck, targets drawn around typical sums). Each deal is solved by
+
+* search: ``asterion.solver.stellar_solo.search_solo`` (depth-first branch and bound over the
+  turns, transposition table, admissible bound, last turn in closed form);
+* CP-SAT: ``asterion.solver.stellar_solo.cp_sat_solo`` (one model of all the turns, display
+  and deck flow included; one worker);
+
+alternating the two, each with the same time limit. Every plan is replayed by the rules engine
+inside the solvers; here, whenever both prove an optimum, the two optima must be equal, and
+no plan may beat the other side's proven bound, before any time is printed.
+
+Reported per horizon: deals proven optimal by each side, median and worst time (a deal not
+proven counts as the time limit, so a median at the limit means most deals were not proven),
+the ratio of medians, and for deals not proven the best score found and the proven bound.
+The issue's goal: every 11-turn deal proven optimal in under 10 s on 2 cores. Ratios and
+counts, not asserts (DESIGN.md, principle 7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from asterion.models.stellar_solo import SoloPuzzle, deal_solo_puzzle
+from asterion.solver.result import Status
+from asterion.solver.stellar_solo import SoloAnswer, cp_sat_solo, search_solo
+
+GOAL_TURNS = 11
+GOAL_SECONDS = 10.0
+Solver = Callable[[SoloPuzzle, float], SoloAnswer]
+SOLVERS: dict[str, Solver] = {
+    "search": lambda puzzle, limit: search_solo(puzzle, time_limit=limit),
+    "cp-sat": lambda puzzle, limit: cp_sat_solo(puzzle, time_limit=limit, seed=0),
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    answer: SoloAnswer
+    seconds: float
+
+    @property
+    def proven(self) -> bool:
+        return self.answer.status is Status.OPTIMAL
+
+
+def timed(solver: Solver, puzzle: SoloPuzzle, limit: float) -> Run:
+    gc.collect()
+    started = time.perf_counter()
+    answer = solver(puzzle, limit)
+    return Run(answer, time.perf_counter() - started)
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine() -> list[str]:
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return [
+        f"platform: {platform.platform()}",
+        f"CPU: {cpu_model()}, {os.cpu_count()} logical cores ({usable} usable); "
+        f"load average at start {load:.2f}",
+        f"Python: {platform.python_implementation()} {platform.python_version()}; "
+        f"OR-Tools {version('ortools')} (CP-SAT, 1 worker)",
+    ]
+
+
+def check(turns: int, seed: int, runs: dict[str, Run]) -> None:
+    """Both optimal ⇒ equal; no plan above the other side's proven bound."""
+    answers = {name: run.answer for name, run in runs.items()}
+    proven = {name: a.best_score for name, a in answers.items() if a.status is Status.OPTIMAL}
+    if len(set(proven.values())) > 1:
+        sys.exit(f"turns {turns}, seed {seed}: the optima differ: {proven}")
+    for name, answer in answers.items():
+        for other, theirs in answers.items():
+            score, bound = answer.best_score, theirs.bound
+            if score is not None and bound is not None and score > bound:
+                sys.exit(f"turns {turns}, seed {seed}: {name} {score} > {other} bound {bound}")
+
+
+def seconds(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def summary(turns: int, rows: list[dict[str, Run]], limit: float) -> list[str]:
+    lines = []
+    cells = [f"| {turns} | {len(rows)} |"]
+    medians = {}
+    for name in SOLVERS:
+        runs = [row[name] for row in rows]
+        times = [run.seconds if run.proven else limit for run in runs]
+        solved = sum(run.proven for run in runs)
+        medians[name] = statistics.median(times)
+        cells.append(f" {solved}/{len(runs)} | {seconds(medians[name])} | {seconds(max(times))} |")
+    ratio = medians["search"] / medians["cp-sat"]
+    cells.append(f" {ratio:.1f}x |")
+    lines.append("".join(cells))
+    return lines
+
+
+def unsolved(turns: int, rows: list[dict[str, Run]]) -> list[str]:
+    """Best score and bound per deal where some side did not prove the optimum."""
+    lines = []
+    for seed, row in enumerate(rows):
+        if all(run.proven for run in row.values()):
+            continue
+        parts = []
+        for name, run in row.items():
+            a = run.answer
+            parts.append(f"{name} {a.status.value} {a.best_score} (bound {a.bound})")
+        lines.append(f"  turns {turns} seed {seed}: " + "; ".join(parts))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20, help="deals per horizon (default 20)")
+    parser.add_argument(
+        "--turns", default="3,4,5,6,11", help="horizons, comma-separated (default 3,4,5,6,11)"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=GOAL_SECONDS, help="seconds per solve (default 10)"
+    )
+    args = parser.parse_args(argv)
+    horizons = [int(part) for part in args.turns.split(",") if part]
+    if args.deals < 1 or not horizons or any(not 1 <= t <= GOAL_TURNS for t in horizons):
+        parser.error("--deals must be positive and --turns from 1 to 11")
+
+    print("# Stellar solo: exact search vs CP-SAT")
+    print()
+    for line in machine():
+        print(f"- {line}")
+    print(
+        f"- suite: deal_solo_puzzle(seed, turns), seeds 0-{args.deals - 1}, shipped deck; "
+        f"time limit {args.time_limit:g} s per solve; search and CP-SAT alternate per deal"
+    )
+    print()
+    print(
+        "| turns | deals | search proven | median s | worst s "
+        "| CP-SAT proven | median s | worst s | search/CP-SAT |"
+    )
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    details: list[str] = []
+    for turns in horizons:
+        rows = []
+        for seed in range(args.deals):
+            puzzle = deal_solo_puzzle(seed, turns)
+            row = {name: timed(solver, puzzle, args.time_limit) for name, solver in SOLVERS.items()}
+            check(turns, seed, row)
+            rows.append(row)
+        for line in summary(turns, rows, args.time_limit):
+            print(line, flush=True)
+        details.extend(unsolved(turns, rows))
+    print()
+    if details:
+        print("not proven by one side or both (status, best score found, proven bound):")
+        for line in details:
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
