@@ -120,6 +120,25 @@ def summary(turns: int, rows: list[dict[str, Run]], limit: float) -> list[str]:
     return lines
 
 
+def gaps(turns: int, rows: list[dict[str, Run]]) -> str | None:
+    """For deals neither side proved: the best plan found by either against the lower of the
+    two proven bounds."""
+    open_gaps = []
+    for row in rows:
+        if any(run.proven for run in row.values()):
+            continue
+        best = max(run.answer.best_score or 0 for run in row.values())
+        bound = min(run.answer.bound for run in row.values() if run.answer.bound is not None)
+        open_gaps.append((bound - best) / bound)
+    if not open_gaps:
+        return None
+    return (
+        f"turns {turns}: {len(open_gaps)}/{len(rows)} deals proven by neither side; best plan "
+        f"found vs lowest proven bound: median gap {statistics.median(open_gaps):.0%}, "
+        f"worst {max(open_gaps):.0%}"
+    )
+
+
 def unsolved(turns: int, rows: list[dict[str, Run]]) -> list[str]:
     """Best score and bound per deal where some side did not prove the optimum."""
     lines = []
@@ -163,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     details: list[str] = []
+    notes: list[str] = []
     for turns in horizons:
         rows = []
         for seed in range(args.deals):
@@ -173,6 +193,12 @@ def main(argv: list[str] | None = None) -> int:
         for line in summary(turns, rows, args.time_limit):
             print(line, flush=True)
         details.extend(unsolved(turns, rows))
+        note = gaps(turns, rows)
+        if note:
+            notes.append(note)
+    print()
+    for note in notes:
+        print(note)
     print()
     if details:
         print("not proven by one side or both (status, best score found, proven bound):")

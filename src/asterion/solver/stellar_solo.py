@@ -15,7 +15,14 @@ the final note. Two exact engines answer it:
 
 Either way the plan is replayed move by move through the rules engine
 (:func:`asterion.models.stellar.apply`) and scored by :func:`asterion.models.stellar.score`;
-the answer is returned only if that score equals the engine's claimed value.
+an optimum is returned only if that score equals the value the solver claims (a plan found
+before the time limit must score at least the solver's objective).
+
+What is proven within a time limit (docs/benchmarks.md, 20 seeded deals per horizon, 10 s,
+one core): the search proves every 3-turn deal and most 4-turn ones; CP-SAT every deal up to
+5 turns and about half at 6 and 7 turns. Neither proves a whole 11-turn game in 10 s (nor in
+minutes); there the answer is the best plan found with the search's upper bound, typically
+10–20 % above it.
 
 Conventions: turn ``k`` counts from 0; display positions are 0–4 internally (1–5 in
 :class:`~asterion.models.stellar.Turn`); slots are indices into the layout's sorted slot list;
@@ -577,11 +584,15 @@ class BranchAndBound:
 
     def key(self, node: Node) -> tuple[object, ...]:
         """What the rest of the game depends on: the turn, display and hand (and so the pool),
-        the telescope (a type's face-up slots only while the pool still holds that type;
-        after that only whether it is present), stars, capped section sums, the notebook."""
+        the filled slots, per type whether it is present and, while the pool still holds
+        that type, its *frontier* (the empty slots next to it: all that later placements of
+        the type look at), stars, capped section sums, the notebook."""
         pool = self.pool(node)
+        empty = self.c.all_slots & ~node.filled
         typed = tuple(
-            slots if pool & self.c.kind_cards[kind] else bool(slots)
+            (bool(slots), self.c.adjacent(slots) & empty)
+            if pool & self.c.kind_cards[kind]
+            else bool(slots)
             for kind, slots in enumerate(node.typed)
         )
         return (
@@ -965,8 +976,9 @@ def search_solo(
         )
     plan = search.c.to_moves(search.best_steps, search.best_final)
     final, total = _certified(puzzle, plan, search.best, "search")
-    status = Status.FEASIBLE if search.stopped else Status.OPTIMAL
-    bound = total if status is Status.OPTIMAL else max(bound, total)
+    # Stopped early, the search may still have proven its plan best (bound reached).
+    status = Status.OPTIMAL if not search.stopped or bound <= total else Status.FEASIBLE
+    bound = total if status is Status.OPTIMAL else bound
     elapsed = time.perf_counter() - started
     return SoloAnswer(status, total, plan, bound, elapsed, "search", search.nodes, final)
 
