@@ -1,0 +1,30 @@
+"""What every engine that arranges edge-matching pieces answers (models/edges.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asterion.models.edges import Arrangement
+from asterion.solver.result import Status
+
+
+@dataclass(frozen=True)
+class EdgeSearchResult:
+    """What an arranging engine answers.
+
+    ``count`` arrangements were found (classes under whole-picture turns when rotations are
+    on); ``complete`` says the search space was exhausted, so ``count`` is exact (when it is
+    below the count limit). ``solutions`` keeps the first few, each already re-checked.
+    ``status``: OPTIMAL when complete or when the count limit was reached (the question
+    "at least n?" is answered), FEASIBLE when stopped by time after finding some, INFEASIBLE
+    when complete with none, UNKNOWN when stopped by time with none.
+    """
+
+    status: Status
+    count: int
+    complete: bool
+    solutions: tuple[Arrangement, ...] = ()
+    nodes: int = 0
+    wall_time: float = 0.0
+    engine: str = ""
+    notes: tuple[str, ...] = ()
