@@ -62,6 +62,11 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def read_json_file(path: Path | str) -> Any:
     """Read and parse a JSON file, refusing files over :data:`MAX_FILE_BYTES`."""
+    return read_json_text(read_text_file(path), str(path))
+
+
+def read_text_file(path: Path | str) -> str:
+    """Read a UTF-8 text file, refusing files over :data:`MAX_FILE_BYTES`."""
     path = Path(path)
     source = str(path)
     try:
@@ -78,10 +83,9 @@ def read_json_file(path: Path | str) -> Any:
     except OSError as error:
         raise InputError(f"cannot be read: {error.strerror}", source=source) from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("is not UTF-8 text", source=source) from None
-    return read_json_text(text, source)
 
 
 def validate(model: type[ModelT], data: Any, source: str) -> ModelT:

@@ -1,0 +1,310 @@
+"""Nacht der Sterne tile sets: tiles, chamfers, fragments, and their edge-matching colors.
+
+A tile set (rules/nacht.md) is W x H square tiles that assemble into one sky. Each tile carries
+its chamfered corners, its stars and the pieces of constellation lines clipped to it; where a
+line piece ends on a side, it leaves a *fragment* that the neighbouring tile must continue.
+Generic edge-matching sets give a label per side instead.
+
+Tile-local coordinates: x east, y north, the tile is [0, 1]^2 (N side y = 1, E side x = 1).
+
+A side's fragments, read clockwise around the tile (N west to east, E north to south, S east to
+west, W south to north), form its *signature*; the facing side of the neighbour reads the same
+points the other way round, so two sides fit when one signature is the other's mirror
+(offsets ``t -> 1 - t``) within the tolerance N1. :func:`edge_problem` turns a tile set into
+the colored pieces of :mod:`asterion.models.edges`, where that mirror is the ``mate`` of a
+color.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from asterion.models.edges import BORDER, EdgeProblem, Piece
+
+TOLERANCE = 0.02
+"""N1: fragment offsets on facing sides agree within this fraction of a side."""
+
+ON_SIDE = 1e-9
+"""A segment end this close to a side lies on it (the cutter writes exact 0 and 1)."""
+
+SIDES = ("N", "E", "S", "W")
+CORNERS = ("NE", "NW", "SW", "SE")
+SIDE_CORNERS = {"N": ("NW", "NE"), "E": ("NE", "SE"), "S": ("SE", "SW"), "W": ("SW", "NW")}
+"""Each side's two corners, clockwise."""
+
+Point = tuple[float, float]
+
+
+class Role(StrEnum):
+    """Where a chamfer pattern puts a tile in the finished picture."""
+
+    CORNER = "corner"
+    BORDER = "border"
+    INTERIOR = "interior"
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True)
+class Star:
+    x: float
+    y: float
+    mag: float
+    constellation: str | None = None
+
+
+@dataclass(frozen=True)
+class Segment:
+    constellation: str
+    a: Point
+    b: Point
+
+
+Fragment = tuple[float, str]
+"""(offset read clockwise along the side, constellation)."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One tile as printed (rotation 0)."""
+
+    id: str
+    chamfers: frozenset[str]
+    stars: tuple[Star, ...] = ()
+    segments: tuple[Segment, ...] = ()
+    edges: tuple[str, str, str, str] | None = None
+    labels: tuple[str, ...] = ()
+
+    def border_sides(self) -> tuple[str, ...]:
+        """The sides the chamfers put on the outer border: both corners straight."""
+        return tuple(
+            side
+            for side in SIDES
+            if not any(corner in self.chamfers for corner in SIDE_CORNERS[side])
+        )
+
+    def role(self) -> Role:
+        """Corner (1 chamfer), border (2 adjacent), interior (4), or a pattern no grid has."""
+        count = len(self.chamfers)
+        if count == 4:
+            return Role.INTERIOR
+        if count == 1:
+            return Role.CORNER
+        if count == 2 and len(self.border_sides()) == 1:
+            return Role.BORDER
+        return Role.INVALID
+
+    def fragments(self, side: str) -> tuple[Fragment, ...]:
+        """The side's signature: where line pieces end on it, read clockwise, sorted.
+
+        Ends at a corner are left out: the line goes on in the diagonal tile, which no side
+        shows (the cutter's note)."""
+        points: list[Fragment] = []
+        for segment in self.segments:
+            for end in (segment.a, segment.b):
+                offset = clockwise_offset(side, end)
+                if offset is not None and ON_SIDE < offset < 1 - ON_SIDE:
+                    points.append((offset, segment.constellation))
+        return tuple(sorted(points))
+
+
+def clockwise_offset(side: str, point: Point) -> float | None:
+    """Where ``point`` lies along ``side``, read clockwise, or None if it is not on it."""
+    x, y = point
+    if side == "N" and abs(y - 1) <= ON_SIDE:
+        return x
+    if side == "E" and abs(x - 1) <= ON_SIDE:
+        return 1 - y
+    if side == "S" and abs(y) <= ON_SIDE:
+        return 1 - x
+    if side == "W" and abs(x) <= ON_SIDE:
+        return y
+    return None
+
+
+def mirror(signature: Sequence[Fragment]) -> tuple[Fragment, ...]:
+    """The signature as the facing side reads it."""
+    return tuple(sorted((1 - offset, name) for offset, name in signature))
+
+
+def close(a: Sequence[Fragment], b: Sequence[Fragment], tolerance: float = TOLERANCE) -> bool:
+    """Same constellations in the same order, offsets within ``tolerance``."""
+    return len(a) == len(b) and all(
+        name_a == name_b and abs(t_a - t_b) <= tolerance
+        for (t_a, name_a), (t_b, name_b) in zip(a, b, strict=True)
+    )
+
+
+@dataclass(frozen=True)
+class Constellation:
+    abbr: str
+    name: str
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A whole set: the grid, the tiles in file order, and the parameters that judge it."""
+
+    name: str
+    width: int
+    height: int
+    tiles: tuple[Tile, ...]
+    constellations: tuple[Constellation, ...] = ()
+    rotations: bool = False
+    """N2: tiles have a printed "up"; rotations off by default."""
+    tolerance: float = TOLERANCE
+    """N1."""
+    allow_border_fragments: bool = False
+    """N3: a line may not leave the sky unless the chart allows clipping."""
+    expected_constellations: int | None = None
+    markers: int | None = None
+    generic: bool = field(default=False)
+    """True when the tiles carry side labels (``edges``) rather than stars and lines."""
+
+    def tile_index(self, tile_id: str) -> int:
+        return next(i for i, tile in enumerate(self.tiles) if tile.id == tile_id)
+
+    def interior_vertices(self) -> int:
+        return (self.width - 1) * (self.height - 1)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A tile set as colored pieces, with what each color stands for."""
+
+    problem: EdgeProblem
+    meanings: tuple[tuple[Fragment, ...] | str, ...]
+    """Per color: the clockwise signature, or the side label (generic sets)."""
+
+
+BLANK = 1
+"""The color of an inner side with no fragment (it meets another blank side)."""
+
+
+def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) -> Encoding:
+    """The tile set as an edge-matching problem.
+
+    A side the chamfers put on the border gets color 0; if it carries fragments and border
+    fragments are not allowed (N3, or ``border_fragments_fit=False``) it gets a color of its own
+    that nothing mates, so no arrangement uses it. Inner sides get one color per signature up to
+    the tolerance; a signature's mate is its mirror's color.
+    """
+    if tileset.generic:
+        return _generic_problem(tileset)
+    fits = tileset.allow_border_fragments if border_fragments_fit is None else border_fragments_fit
+    signatures = [[tile.fragments(side) for side in SIDES] for tile in tileset.tiles]
+    inner = [
+        signature
+        for tile, sides in zip(tileset.tiles, signatures, strict=True)
+        for side, signature in zip(SIDES, sides, strict=True)
+        if signature and side not in tile.border_sides()
+    ]
+    colors = _SignatureColors(inner, tileset.tolerance)
+    pieces: list[Piece] = []
+    for tile, sides in zip(tileset.tiles, signatures, strict=True):
+        border = tile.border_sides()
+        piece = []
+        for side, signature in zip(SIDES, sides, strict=True):
+            if side in border:
+                piece.append(BORDER if fits or not signature else colors.orphan(signature))
+            else:
+                piece.append(colors.color(signature) if signature else BLANK)
+        pieces.append((piece[0], piece[1], piece[2], piece[3]))
+    problem = EdgeProblem(
+        tuple(pieces), tileset.width, tileset.height, tileset.rotations, tuple(colors.mate)
+    )
+    return Encoding(problem, tuple(colors.meanings))
+
+
+class _SignatureColors:
+    """Colors for signatures: those within the tolerance share one (clusters closed under
+    mirroring, so the mate of a color is well defined)."""
+
+    def __init__(self, signatures: Iterable[tuple[Fragment, ...]], tolerance: float):
+        self.meanings: list[tuple[Fragment, ...] | str] = ["border", "blank"]
+        self.mate: list[int] = [BORDER, BLANK]
+        self.tolerance = tolerance
+        distinct: list[tuple[Fragment, ...]] = []
+        for signature in signatures:
+            for variant in (signature, mirror(signature)):
+                if variant not in distinct:
+                    distinct.append(variant)
+        parent = list(range(len(distinct)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i, a in enumerate(distinct):
+            for j in range(i):
+                if close(a, distinct[j], tolerance):
+                    parent[root(i)] = root(j)
+        self._color_of: dict[tuple[Fragment, ...], int] = {}
+        by_root: dict[int, int] = {}
+        for i, signature in enumerate(distinct):
+            r = root(i)
+            if r not in by_root:
+                by_root[r] = len(self.meanings)
+                self.meanings.append(distinct[r])
+                self.mate.append(-1)
+            self._color_of[signature] = by_root[r]
+        for signature, color in self._color_of.items():
+            self.mate[color] = self._color_of[mirror(signature)]
+
+    def color(self, signature: tuple[Fragment, ...]) -> int:
+        return self._color_of[signature]
+
+    def orphan(self, signature: tuple[Fragment, ...]) -> int:
+        """A color no other side has and that mates with nothing placeable."""
+        color = len(self.meanings)
+        self.meanings.append(signature)
+        self.mate.append(color)
+        return color
+
+
+def _generic_problem(tileset: TileSet) -> Encoding:
+    labels = sorted({label for tile in tileset.tiles for label in tile.edges or () if label != "0"})
+    color = {label: i + 1 for i, label in enumerate(labels)}
+    color["0"] = BORDER
+    pieces: list[Piece] = []
+    for tile in tileset.tiles:
+        assert tile.edges is not None
+        n, e, s, w = (color[label] for label in tile.edges)
+        pieces.append((n, e, s, w))
+    meanings: tuple[str, ...] = ("0", *labels)
+    problem = EdgeProblem(tuple(pieces), tileset.width, tileset.height, tileset.rotations)
+    return Encoding(problem, meanings)
+
+
+def chamfers_for(width: int, height: int, row: int, col: int) -> frozenset[str]:
+    """The chamfered corners of the tile at (row, col), row 0 = north: the interior vertices.
+
+    >>> sorted(chamfers_for(5, 5, 0, 0))
+    ['SE']
+    """
+    corners = {
+        "NE": row > 0 and col < width - 1,
+        "NW": row > 0 and col > 0,
+        "SW": row < height - 1 and col > 0,
+        "SE": row < height - 1 and col < width - 1,
+    }
+    return frozenset(name for name, inner in corners.items() if inner)
+
+
+def turn_chamfers(chamfers: frozenset[str], turns: int) -> frozenset[str]:
+    """Chamfers after ``turns`` quarter turns clockwise (NE goes to SE)."""
+    order = ("NE", "SE", "SW", "NW")
+    return frozenset(order[(order.index(c) + turns) % 4] for c in chamfers)
+
+
+def derived_chamfers(edges: Sequence[str]) -> frozenset[str]:
+    """For a labelled tile: a corner is chamfered unless one of its sides is the border."""
+    border = {side for side, label in zip(SIDES, edges, strict=True) if label == "0"}
+    return frozenset(
+        corner
+        for corner in CORNERS
+        if not any(side in border for side, ends in SIDE_CORNERS.items() if corner in ends)
+    )
