@@ -1,0 +1,251 @@
+"""The Akelarre rules engine against hand-worked turns (rules/akelarre.md).
+
+Every expected number below is worked out by hand from the seed's payout table (step 4):
+2–3 players: crowd 1 → 1 (+ Sabba), 2 → 4 each, 3 → 3 each; 4–5 players: 1 → 1 (+ Sabba),
+2 → 3, 3 → 4, 4 → 3, 5 → 2 each; with K4's stand-in Sabba power, one more resource.
+Objectives are made unreachable (99 of everything) unless a test is about completing them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from asterion.errors import IllegalActionError
+from asterion.models.akelarre import (
+    WELL,
+    AkelarreState,
+    Decider,
+    Message,
+    Objective,
+    Sorginak,
+    apply,
+    first_chooser,
+    is_chance_node,
+    legal_actions,
+    outcome,
+    resolve_turn,
+)
+from asterion.models.akelarre_files import build_rules
+
+EARTH, WATER, AIR, FIRE = 0, 1, 2, 3
+UNREACHABLE = Objective("X", (99, 99, 99, 99))
+
+
+def position(
+    players: int,
+    *,
+    supply: tuple[int, int, int, int] = (15, 15, 15, 15),
+    first: int = 0,
+    objectives: tuple[Objective, ...] = (UNREACHABLE,),
+    privates: tuple[str | None, ...] | None = None,
+    deck: tuple[str, ...] = (),
+    sabba_bonus: int = 1,
+) -> AkelarreState:
+    rules = build_rules(players, objectives=objectives, sabba_bonus=sabba_bonus)
+    seats = tuple(
+        Sorginak(private=None if privates is None else privates[s]) for s in range(rules.seats)
+    )
+    state = AkelarreState(
+        seats=seats,
+        supply=supply,
+        well=(0, 0, 0, 0),
+        public=None,
+        objective_deck=deck,
+        power_deck=("P1", "P2", "P3"),
+        first=first,
+        rules=rules,
+    )
+    return replace(state, holder=first_chooser(state))
+
+
+def taken(state: AkelarreState, profile: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    _, report = resolve_turn(state, profile)
+    by_seat = {rite.seat: rite.taken for rite in report.rites}
+    return [by_seat[s] for s in range(len(profile))]
+
+
+# -- the payout table, row by row ------------------------------------------------------------
+
+
+def test_three_players_crowds_of_3_2_and_1() -> None:
+    state = position(3)
+    # All three at earth: 3 each.
+    assert taken(state, (EARTH, EARTH, EARTH)) == [(3, 0, 0, 0)] * 3
+    # Two at water (4 each), one alone at fire: 1 + Sabba 1 = 2.
+    assert taken(state, (WATER, FIRE, WATER)) == [(0, 4, 0, 0), (0, 0, 0, 2), (0, 4, 0, 0)]
+
+
+def test_two_players_the_virtual_player_counts_in_the_crowd() -> None:
+    state = position(2)  # seats 0, 1 and the virtual seat 2
+    assert taken(state, (AIR, AIR, AIR)) == [(0, 0, 3, 0)] * 3
+    # Two Sorginak at air: 4 each; the virtual player alone at earth takes 1, no Sabba power.
+    assert taken(state, (AIR, AIR, EARTH)) == [(0, 0, 4, 0), (0, 0, 4, 0), (1, 0, 0, 0)]
+    _, report = resolve_turn(state, (AIR, AIR, EARTH))
+    assert [r.sabba for r in report.rites if r.seat == 2] == [False]
+
+
+def test_four_players_crowds_of_4_3_2_and_1() -> None:
+    state = position(4)
+    assert taken(state, (FIRE,) * 4) == [(0, 0, 0, 3)] * 4
+    assert taken(state, (FIRE, FIRE, FIRE, EARTH)) == [(0, 0, 0, 4)] * 3 + [(2, 0, 0, 0)]
+    assert taken(state, (WATER, AIR, WATER, AIR)) == [(0, 3, 0, 0), (0, 0, 3, 0)] * 2
+
+
+def test_five_players_crowds_of_5_4_3_2_and_1() -> None:
+    state = position(5)
+    assert taken(state, (EARTH,) * 5) == [(2, 0, 0, 0)] * 5
+    assert taken(state, (EARTH,) * 4 + (AIR,)) == [(3, 0, 0, 0)] * 4 + [(0, 0, 2, 0)]
+    assert (
+        taken(state, (EARTH, EARTH, EARTH, WATER, WATER)) == [(4, 0, 0, 0)] * 3 + [(0, 3, 0, 0)] * 2
+    )
+
+
+def test_sabba_bonus_is_a_parameter() -> None:
+    state = position(4, sabba_bonus=0)
+    assert taken(state, (FIRE, FIRE, FIRE, EARTH))[3] == (1, 0, 0, 0)
+
+
+# -- exhaustion, the Well, objectives --------------------------------------------------------
+
+
+def test_exhaustion_follows_turn_order_from_the_first_player() -> None:
+    # 3 players all at earth (3 each) with 5 earth left; first player is seat 1: the order is
+    # 1, 2, 0, so seat 1 takes 3, seat 2 the last 2, seat 0 nothing.
+    state = position(3, supply=(5, 15, 15, 15), first=1)
+    assert [t[EARTH] for t in taken(state, (EARTH, EARTH, EARTH))] == [0, 3, 2]
+
+
+def test_well_transfer_then_the_well_is_taken() -> None:
+    # 4 players at earth and water; air and fire are unchosen: 1 each moves to the Well, but
+    # fire is empty, so only air's.
+    state = position(4, supply=(15, 15, 15, 0))
+    after, report = resolve_turn(state, (EARTH, EARTH, WATER, WATER))
+    assert report.well_transfer == (0, 0, 1, 0)
+    assert after.well == (0, 0, 1, 0) and after.supply == (9, 9, 14, 0)
+    # Next turn seat 2 goes to the Well: no transfer, and it takes all there is.
+    after2, report2 = resolve_turn(after, (EARTH, EARTH, WELL, EARTH))
+    assert report2.well_transfer == (0, 0, 0, 0)
+    assert after2.seats[2].resources == (0, 3, 1, 0)
+    assert after2.well == (0, 0, 0, 0)
+
+
+def test_completed_objective_returns_resources_for_the_next_player() -> None:
+    # 4 players, two at earth (3 each) with only 3 earth left. Seat 0 goes first, takes 3 and
+    # completes "E3" (3 earth): the 3 go back, so seat 1 can take them. Seat 0 draws the next
+    # objective and a Power card.
+    goal = Objective("E3", (3, 0, 0, 0))
+    state = position(
+        4,
+        supply=(3, 15, 15, 15),
+        objectives=(goal, UNREACHABLE),
+        privates=("E3", None, None, None),
+        deck=("X",),
+    )
+    after, report = resolve_turn(state, (EARTH, EARTH, WATER, AIR))
+    assert report.rites[0].completed == ("E3",)
+    assert after.seats[0].completed == ("E3",) and after.seats[0].resources == (0, 0, 0, 0)
+    assert after.seats[0].private == "X" and after.seats[0].powers == ("P1",)
+    assert after.seats[1].resources == (3, 0, 0, 0)
+    assert after.supply[EARTH] == 0
+
+
+def test_empty_objective_deck_ends_the_game_after_that_turn() -> None:
+    goal = Objective("W1", (0, 1, 0, 0))
+    state = position(3, objectives=(goal, UNREACHABLE), privates=("W1", None, None))
+    after, _ = resolve_turn(state, (WATER, EARTH, EARTH))
+    assert after.is_over and after.seats[0].private is None and after.turn == 1
+
+
+def test_game_ends_after_turn_13() -> None:
+    state = replace(position(3), turn=13)
+    after, _ = resolve_turn(state, (WATER, EARTH, EARTH))
+    assert after.is_over
+
+
+# -- the message chain -----------------------------------------------------------------------
+
+
+def test_chain_hands_each_card_to_a_player_still_to_choose() -> None:
+    state = position(4, first=2)
+    assert state.holder == 2
+    state = apply(state, Message(FIRE, to=0))
+    assert state.holder == 0 and state.known_to(0) == {2: FIRE} and state.known_to(1) == {}
+    assert {m.to for m in legal_actions(state)} == {1, 3}
+    state = apply(state, Message(WELL, to=3))  # public: everyone knows
+    assert state.known_to(1) == {0: WELL} and state.known_to(3) == {0: WELL}
+    assert WELL not in {m.destination for m in legal_actions(state)}  # once per turn
+    state = apply(state, Message(AIR, to=1))
+    assert {m.to for m in legal_actions(state)} == {None}  # the last places it directly
+    state = apply(state, Message(AIR))
+    assert state.turn == 2 and state.first == 3 and state.holder == 3
+    assert state.seats[0].resources == (0, 0, 0, 0)  # the Well was empty
+
+
+def test_illegal_messages_are_refused() -> None:
+    state = position(3)
+    with pytest.raises(IllegalActionError, match="still to choose"):
+        apply(state, Message(EARTH, to=0))
+    state = apply(state, Message(WELL, to=1))
+    with pytest.raises(IllegalActionError, match="already declared the Well"):
+        apply(state, Message(WELL, to=2))
+
+
+def test_virtual_player_alternates_its_recipient() -> None:
+    state = AkelarreState.new_game(build_rules(2), seed=5)
+    assert is_chance_node(state)
+    moves = list(legal_actions(state))
+    # Four locations, never the Well, all to seat 0 on turn 1.
+    assert sorted(m.destination for m in moves) == [0, 1, 2, 3]
+    assert {m.to for m in moves} == {0}
+    rng = random.Random(1)
+    while state.turn == 1:
+        state = apply(state, rng.choice(list(legal_actions(state))))
+    assert is_chance_node(state) and {m.to for m in legal_actions(state)} == {1}
+
+
+# -- the end ---------------------------------------------------------------------------------
+
+
+def finished(*boards: tuple[int, int, int]) -> AkelarreState:
+    """Seats with (completed objectives, resources, Power cards)."""
+    state = position(len(boards))
+    seats = tuple(
+        Sorginak(
+            resources=(res, 0, 0, 0),
+            completed=tuple(f"C{i}" for i in range(done)),
+            powers=tuple(f"P{i}" for i in range(powers)),
+        )
+        for done, res, powers in boards
+    )
+    return replace(state, seats=seats, phase="over")
+
+
+@pytest.mark.parametrize(
+    ("boards", "winners", "decider"),
+    [
+        (((3, 0, 0), (2, 9, 9), (2, 0, 0)), (0,), Decider.OBJECTIVES),
+        (((2, 4, 0), (2, 5, 0), (1, 9, 0)), (1,), Decider.RESOURCES),
+        (((2, 5, 1), (2, 5, 2), (0, 0, 0)), (1,), Decider.POWERS),
+        (((2, 5, 1), (2, 5, 1), (2, 4, 3)), (0, 1), Decider.SHARED),
+    ],
+)
+def test_tie_breaks(
+    boards: tuple[tuple[int, int, int], ...], winners: tuple[int, ...], decider: Decider
+) -> None:
+    result = outcome(finished(*boards))
+    assert result.winners == winners and result.decided_by is decider
+
+
+def test_random_games_end_within_13_turns_for_every_player_count() -> None:
+    for players in (2, 3, 4, 5):
+        state = AkelarreState.new_game(build_rules(players), seed=players)
+        total = sum(state.supply)  # conserved: the board, the Well and the players share it
+        rng = random.Random(players)
+        while not state.is_over:
+            state = apply(state, rng.choice(list(legal_actions(state))))
+            held = sum(sum(b.resources) for b in state.seats)
+            assert sum(state.supply) + sum(state.well) + held == total
+        assert state.turn <= 13
