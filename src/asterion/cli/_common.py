@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -29,6 +29,14 @@ from asterion.errors import IllegalActionError, InputError
 from asterion.render.aster_svg import write_svg
 
 YES, NO, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
+
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
+]
+SvgOpt = Annotated[
+    Path | None,
+    typer.Option("--svg", metavar="FILE", help="Also draw the answer as an SVG picture."),
+]
 
 console = Console(highlight=False, markup=False, soft_wrap=True)
 """Readable summaries go to stdout through rich (plain text when piped)."""

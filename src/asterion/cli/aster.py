@@ -12,6 +12,8 @@ from asterion.cli._common import (
     NO,
     UNKNOWN,
     YES,
+    JsonOpt,
+    SvgOpt,
     console,
     finish,
     parse_json_option,
@@ -49,13 +51,6 @@ app = typer.Typer(
 
 # -- shared options -------------------------------------------------------------------------
 
-JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
-]
-SvgOpt = Annotated[
-    Path | None,
-    typer.Option("--svg", metavar="FILE", help="Also draw the answer as an SVG picture."),
-]
 RingsOpt = Annotated[
     int,
     typer.Option(

@@ -10,6 +10,8 @@ import typer
 from asterion.cli._common import (
     UNKNOWN,
     YES,
+    JsonOpt,
+    SvgOpt,
     console,
     finish,
     print_json,
@@ -32,12 +34,6 @@ app = typer.Typer(
     help="Stellar: a two-player telescope and notebook card game.", no_args_is_help=True
 )
 
-JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
-]
-SvgOpt = Annotated[
-    Path | None, typer.Option("--svg", metavar="FILE", help="Also draw it as an SVG picture.")
-]
 DeckOpt = Annotated[
     Path | None,
     typer.Option(

@@ -1,0 +1,330 @@
+"""``asterion nacht …``: tile sets of Nacht der Sterne and generic edge-matching puzzles."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from asterion.cli._common import (
+    NO,
+    UNKNOWN,
+    YES,
+    JsonOpt,
+    SvgOpt,
+    console,
+    finish,
+    print_json,
+    reports_input_errors,
+    save_svg,
+)
+from asterion.errors import InputError
+from asterion.models.edges import MAX_SIDE, MIN_SIDE, Arrangement
+from asterion.models.nacht import TileSet
+from asterion.models.nacht_cut import Viewport, cut, load_chart
+from asterion.models.nacht_files import (
+    load_tileset,
+    parse_tileset,
+    tileset_schema,
+    tileset_to_data,
+)
+from asterion.solver.nacht_solve import ENGINES, solve_tileset
+from asterion.solver.nacht_verify import DEFAULT_COUNT_LIMIT, Report, verify
+from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
+
+app = typer.Typer(
+    help="Nacht der Sterne: tile sets that assemble into one sky; edge-matching puzzles.",
+    no_args_is_help=True,
+)
+
+DEFAULT_SKY = "nacht_sky.json"
+
+TilesetArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="TILESET", help="A tile set: JSON (asterion.tileset/1) or edge-matching text."
+    ),
+]
+CountOpt = Annotated[
+    int,
+    typer.Option("--count-limit", min=1, max=1_000_000, help="Count arrangements up to N."),
+]
+TimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
+EngineOpt = Annotated[
+    str, typer.Option(help="auto, cp-sat (designed sets) or search (few colors).")
+]
+
+
+def _load(path: Path | None) -> TileSet:
+    if path is not None:
+        return load_tileset(path)
+    text = resources.files("asterion.data").joinpath(DEFAULT_SKY).read_text(encoding="utf-8")
+    return parse_tileset(text, f"<shipped {DEFAULT_SKY}>")
+
+
+def _check_engine(engine: str) -> None:
+    if engine not in ENGINES:
+        raise InputError(
+            f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", source="--engine"
+        )
+
+
+@app.command("verify")
+@reports_input_errors
+def verify_command(
+    tileset_file: Annotated[
+        Path | None,
+        typer.Argument(metavar="[TILESET]", help="A tile set (default: the shipped sky)."),
+    ] = None,
+    count_limit: CountOpt = DEFAULT_COUNT_LIMIT,
+    time_limit: TimeOpt = DEFAULT_TIME_LIMIT,
+    engine: EngineOpt = "auto",
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """Is the tile set consistent? Chamfers, dangling fragments, an arrangement, its
+    uniqueness, whole constellations, markers (rules/nacht.md, "verify").
+
+    Exit status 0 consistent, 1 inconsistent (each problem listed), 3 undecided within the
+    time limit, 2 bad input. Example: `asterion nacht verify sky.json --svg sky.svg`.
+    """
+    _check_engine(engine)
+    tileset = _load(tileset_file)
+    report = verify(tileset, count_limit=count_limit, time_limit=time_limit, engine=engine)
+    save_svg(svg, lambda: _report_picture(tileset, report), quiet=json_out)
+    if json_out:
+        print_json(report.to_json())
+    else:
+        _print_report(tileset, report)
+    finish(YES if report.consistent else UNKNOWN if report.consistent is None else NO)
+
+
+def _report_picture(tileset: TileSet, report: Report) -> str:
+    from asterion.render import nacht_svg
+
+    if len(report.placements) >= 2:
+        return nacht_svg.arrangements_svg(
+            tileset, report.placements[:2], titles=["arrangement 1", "arrangement 2"]
+        )
+    if report.placements:
+        return nacht_svg.sky_svg(tileset, report.placements[0], title=tileset.name or None)
+    return nacht_svg.tiles_svg(tileset)
+
+
+def _print_report(tileset: TileSet, report: Report) -> None:
+    name = tileset.name or "tile set"
+    console.print(
+        f"{name}: {tileset.width}x{tileset.height}, {len(tileset.tiles)} tiles, "
+        f"rotations {'on' if tileset.rotations else 'off'}"
+    )
+    verdict = {True: "consistent", False: "INCONSISTENT", None: "undecided (time limit)"}
+    count = f"{report.solutions}" + ("" if report.solutions_exact else "+")
+    console.print(
+        f"{verdict[report.consistent]}; arrangements found: {count} ({report.wall_time:.2f} s)"
+    )
+    for finding in report.problems:
+        console.print(f"  [{finding.code}] {finding.message}")
+    if report.constellations:
+        spans = ", ".join(f"{s.abbr} {len(s.tiles)}" for s in report.constellations)
+        console.print(f"{len(report.constellations)} constellations (tiles spanned): {spans}")
+    if len(report.arrangements) >= 2:
+        console.print("two arrangements, side by side:")
+        _print_grids(report.arrangements[:2])
+    elif report.arrangements:
+        _print_grids(report.arrangements[:1])
+
+
+def _print_grids(grids: tuple[list[list[str]], ...] | list[list[list[str]]]) -> None:
+    width = max(len(tile) for grid in grids for row in grid for tile in row)
+    for rows in zip(*grids, strict=True):
+        console.print("   |   ".join(" ".join(f"{t:>{width}}" for t in row) for row in rows))
+
+
+def solve_to_json(
+    tileset: TileSet, status: Status, count: int, arrangement: Arrangement | None
+) -> dict[str, Any]:
+    """The documented ``solve --json`` shape."""
+    grid = turns = None
+    if arrangement is not None:
+        grid = [[tileset.tiles[p.piece].id for p in row] for row in arrangement]
+        turns = [[p.turns for p in row] for row in arrangement]
+    return {"status": status.value, "solutions": count, "grid": grid, "rotations": turns}
+
+
+@app.command()
+@reports_input_errors
+def solve(
+    tileset_file: TilesetArg,
+    rotations: Annotated[
+        bool | None,
+        typer.Option(
+            "--rotations/--no-rotations",
+            help="Let tiles turn (default: the set's own setting; on for text puzzles).",
+        ),
+    ] = None,
+    count_limit: CountOpt = 1,
+    time_limit: TimeOpt = DEFAULT_TIME_LIMIT,
+    engine: EngineOpt = "auto",
+    seed: Annotated[int, typer.Option(help="Seed of the CP-SAT engine.")] = 0,
+    json_out: JsonOpt = False,
+    svg: SvgOpt = None,
+) -> None:
+    """Arrange the tiles; with --count-limit N, count the arrangements up to N (with
+    rotations, up to turning the whole picture). Every arrangement is re-checked edge by edge.
+
+    Exit status 0 arranged, 1 proved impossible, 3 unknown within the time limit, 2 bad input.
+    Example: `asterion nacht solve puzzle.txt --count-limit 100 --json`.
+    """
+    _check_engine(engine)
+    tileset = load_tileset(tileset_file)
+    solved = solve_tileset(
+        tileset,
+        engine=engine,
+        count_limit=count_limit,
+        keep=1,
+        time_limit=time_limit,
+        seed=seed,
+        rotations=rotations,
+    )
+    result = solved.result
+    first = result.solutions[0] if result.solutions else None
+    if first is not None:
+        save_svg(svg, lambda: _sky(solved.tileset, first), quiet=json_out)
+    if json_out:
+        print_json(solve_to_json(solved.tileset, result.status, result.count, first))
+    else:
+        _print_solved(
+            solved.tileset,
+            result.status,
+            result.count,
+            result.complete,
+            result.engine,
+            result.wall_time,
+            first,
+        )
+    if result.status is Status.INFEASIBLE:
+        finish(NO)
+    finish(YES if first is not None else UNKNOWN)
+
+
+def _sky(tileset: TileSet, arrangement: Arrangement) -> str:
+    from asterion.render.nacht_svg import sky_svg
+
+    return sky_svg(tileset, arrangement, title=tileset.name or None)
+
+
+def _print_solved(
+    tileset: TileSet,
+    status: Status,
+    count: int,
+    complete: bool,
+    engine: str,
+    seconds: float,
+    first: Arrangement | None,
+) -> None:
+    if first is None:
+        said = "no arrangement exists" if status is Status.INFEASIBLE else "unknown"
+        console.print(f"{said} ({engine}, {seconds:.2f} s)")
+        return
+    exact = "exactly" if complete else "at least"
+    up_to = ", up to turning the whole picture" if tileset.rotations else ""
+    console.print(
+        f"{exact} {count} arrangement(s){up_to} ({engine}, {seconds:.2f} s); "
+        "the first, row 0 = north (tile id, +k = turned k quarter turns clockwise):"
+    )
+    width = max(len(t.id) for t in tileset.tiles) + 2
+    for row in first:
+        cells = (tileset.tiles[p.piece].id + (f"+{p.turns}" if p.turns else "") for p in row)
+        console.print(" ".join(f"{cell:>{width}}" for cell in cells))
+
+
+def parse_grid(text: str) -> tuple[int, int]:
+    """``"5x5"`` as (width, height), each within the grid limits."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise InputError(f"expected WxH such as 5x5, got {text!r}", source="--grid") from None
+    for value in (width, height):
+        if not MIN_SIDE <= value <= MAX_SIDE:
+            raise InputError(
+                f"{text}: each side must lie in {MIN_SIDE}..{MAX_SIDE}", source="--grid"
+            )
+    return width, height
+
+
+def parse_viewport(text: str | None) -> Viewport | None:
+    if text is None:
+        return None
+    try:
+        x0, y0, x1, y1 = (float(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(
+            f"expected x0,y0,x1,y1 (west, south, east, north), got {text!r}", source="--viewport"
+        ) from None
+    return (x0, y0, x1, y1)
+
+
+@app.command("cut")
+@reports_input_errors
+def cut_command(
+    chart_file: Annotated[Path, typer.Argument(metavar="CHART", help="A star chart JSON file.")],
+    out: Annotated[Path, typer.Option("--out", metavar="TILESET", help="Where to write it.")],
+    grid: Annotated[str, typer.Option(help="Tiles across x down, e.g. 5x5.")] = "5x5",
+    viewport: Annotated[
+        str | None,
+        typer.Option(help="x0,y0,x1,y1 in chart units (default: the chart's extent)."),
+    ] = None,
+    allow_border_fragments: Annotated[
+        bool, typer.Option(help="N3: lines may leave the picture (clipped).")
+    ] = False,
+    shuffle: Annotated[
+        int | None, typer.Option(metavar="SEED", help="List the tiles in a shuffled order.")
+    ] = None,
+) -> None:
+    """Cut a star chart (asterion.chart/1) into W x H chamfered tiles with their fragments.
+
+    Example: `asterion nacht cut chart.json --grid 5x5 --shuffle 1 --out sky.json`, then
+    `asterion nacht verify sky.json`.
+    """
+    width, height = parse_grid(grid)
+    chart = load_chart(chart_file)
+    tileset = cut(
+        chart,
+        width,
+        height,
+        parse_viewport(viewport),
+        allow_border_fragments=allow_border_fragments,
+        shuffle_seed=shuffle,
+    )
+    _write_json(out, tileset_to_data(tileset))
+    console.print(
+        f"{out}: {len(tileset.tiles)} tiles, {len(tileset.constellations)} constellations"
+    )
+
+
+@app.command()
+@reports_input_errors
+def convert(
+    source: Annotated[Path, typer.Argument(metavar="IN", help="A tile set in either format.")],
+    target: Annotated[Path, typer.Argument(metavar="OUT", help="The JSON file to write.")],
+) -> None:
+    """Write a tile set (e.g. an edge-matching text puzzle) in the JSON format."""
+    tileset = load_tileset(source)
+    _write_json(target, tileset_to_data(tileset))
+    console.print(f"{target}: {len(tileset.tiles)} tiles")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the tile-set format."""
+    print_json(tileset_schema())
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    try:
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
