@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,8 +25,8 @@ from asterion.models.edges import MAX_SIDE, MIN_SIDE, Arrangement
 from asterion.models.nacht import TileSet
 from asterion.models.nacht_cut import Viewport, cut, load_chart
 from asterion.models.nacht_files import (
+    default_tileset,
     load_tileset,
-    parse_tileset,
     tileset_schema,
     tileset_to_data,
 )
@@ -39,8 +38,6 @@ app = typer.Typer(
     help="Nacht der Sterne: tile sets that assemble into one sky; edge-matching puzzles.",
     no_args_is_help=True,
 )
-
-DEFAULT_SKY = "nacht_sky.json"
 
 TilesetArg = Annotated[
     Path,
@@ -59,10 +56,7 @@ EngineOpt = Annotated[
 
 
 def _load(path: Path | None) -> TileSet:
-    if path is not None:
-        return load_tileset(path)
-    text = resources.files("asterion.data").joinpath(DEFAULT_SKY).read_text(encoding="utf-8")
-    return parse_tileset(text, f"<shipped {DEFAULT_SKY}>")
+    return default_tileset() if path is None else load_tileset(path)
 
 
 def _check_engine(engine: str) -> None:

@@ -22,6 +22,7 @@ number after the header. The two are told apart by content: JSON starts with ``{
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -138,6 +139,16 @@ def tileset_schema() -> dict[str, Any]:
     schema["$id"] = "https://asterion.invalid/schema/tileset-1.json"
     schema["title"] = "asterion tile set (asterion.tileset/1)"
     return schema
+
+
+DEFAULT_SKY = "nacht_sky.json"
+"""The shipped tile set (provisional: tools/build_provisional_sky.py)."""
+
+
+def default_tileset() -> TileSet:
+    """The shipped sky."""
+    text = resources.files("asterion.data").joinpath(DEFAULT_SKY).read_text(encoding="utf-8")
+    return parse_tileset(text, DEFAULT_SKY)
 
 
 def load_tileset(path: Path | str) -> TileSet:
