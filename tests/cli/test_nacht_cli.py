@@ -1,0 +1,177 @@
+"""``asterion nacht``: verify, solve, cut, convert, schema, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clirun import run, write
+
+from asterion.models.edges import EdgeProblem, Placement, check_arrangement
+from asterion.models.nacht import edge_problem
+from asterion.models.nacht_files import default_tileset, load_tileset
+
+# A 2x2 puzzle worked by hand: the solved grid is
+#   (0,1,2,0) (0,0,3,1)
+#   (2,4,0,0) (3,0,0,4)
+# every inner color is used by exactly one pair of sides, so the cyclic order of the four
+# corners is forced: one arrangement up to turning the picture. Pieces listed turned.
+FORCED = "2 2\n0 0 3 1\n1 2 0 0\n0 2 4 0\n0 4 3 0\n"
+
+# Four copies of one corner piece: any order works (4! = 24 arrangements, each piece's turn
+# forced by its corner), and each class under quarter turns of the picture has 4 members.
+ALIKE = "2 2\n0 1 1 0\n1 0 0 1\n0 0 1 1\n1 1 0 0\n"
+
+
+def test_shipped_sky_is_consistent_and_unique() -> None:
+    code, out, _ = run("nacht", "verify", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["consistent"] is True
+    assert report["solutions"] == 1
+    assert report["problems"] == []
+    assert len(report["constellations"]) == default_tileset().expected_constellations == 14
+
+
+def test_solve_json_grid_passes_an_independent_recheck(tmp_path: Path) -> None:
+    path = write(tmp_path, FORCED, "forced.txt")
+    code, out, _ = run("nacht", "solve", path, "--json", "--count-limit", "10")
+    answer = json.loads(out)
+    assert code == 0
+    assert list(answer) == ["status", "solutions", "grid", "rotations"]
+    assert answer["solutions"] == 1
+    pieces = [(0, 0, 3, 1), (1, 2, 0, 0), (0, 2, 4, 0), (0, 4, 3, 0)]
+    problem = EdgeProblem(tuple(pieces), 2, 2, rotations=True)
+    arrangement = tuple(
+        tuple(Placement(int(tile), turns) for tile, turns in zip(ids, row, strict=True))
+        for ids, row in zip(answer["grid"], answer["rotations"], strict=True)
+    )
+    assert check_arrangement(problem, arrangement) == []
+
+
+@pytest.mark.parametrize("engine", ["cp-sat", "search"])
+def test_alike_pieces_count_six_classes(tmp_path: Path, engine: str) -> None:
+    path = write(tmp_path, ALIKE, "alike.txt")
+    code, out, _ = run("nacht", "solve", path, "--json", "--count-limit", "100", "--engine", engine)
+    assert code == 0
+    assert json.loads(out)["solutions"] == 24 // 4
+
+
+def test_verify_reports_interchangeable_pieces_and_exits_1(tmp_path: Path) -> None:
+    path = write(tmp_path, ALIKE, "alike.txt")
+    code, out, _ = run("nacht", "verify", path, "--json")
+    report = json.loads(out)
+    assert code == 1
+    assert report["consistent"] is False
+    codes = {p["code"] for p in report["problems"]}
+    assert {"duplicate-tile", "not-unique"} <= codes
+
+
+def test_no_arrangement_exits_1(tmp_path: Path) -> None:
+    # FORCED with one 3 made a 5: colors 3 and 5 have no partner, so no arrangement fits.
+    path = write(tmp_path, "2 2\n0 0 5 1\n1 2 0 0\n0 2 4 0\n0 4 3 0\n", "broken.txt")
+    code, out, _ = run("nacht", "solve", path, "--json")
+    assert code == 1
+    assert json.loads(out)["status"] == "infeasible"
+    assert json.loads(out)["grid"] is None
+
+
+def test_convert_then_solve_gives_the_same_count(tmp_path: Path) -> None:
+    source = write(tmp_path, ALIKE, "alike.txt")
+    target = tmp_path / "alike.json"
+    assert run("nacht", "convert", source, str(target))[0] == 0
+    converted = load_tileset(target)
+    assert converted.rotations and converted.generic
+    assert [t.id for t in converted.tiles] == ["0", "1", "2", "3"]
+    _, out, _ = run("nacht", "solve", str(target), "--json", "--count-limit", "100")
+    assert json.loads(out)["solutions"] == 6
+
+
+def test_cut_writes_a_set_the_verifier_accepts(tmp_path: Path) -> None:
+    # Tiles of side 2: H stays in the southern row (crossing x = 2 at y = 0.95), V in the
+    # western column (crossing y = 2 at x = 1.1); without rotations each tile's chamfers
+    # name its corner, so one arrangement, and each line spans two tiles.
+    chart = {
+        "format": "asterion.chart/1",
+        "constellations": [
+            {
+                "abbr": "H",
+                "stars": [{"x": 0.5, "y": 1.3, "mag": 1}, {"x": 3.5, "y": 0.6, "mag": 2}],
+                "lines": [[0, 1]],
+            },
+            {
+                "abbr": "V",
+                "stars": [{"x": 1.4, "y": 3.6, "mag": 1}, {"x": 0.7, "y": 0.2, "mag": 3}],
+                "lines": [[0, 1]],
+            },
+        ],
+    }
+    chart_path = write(tmp_path, chart, "chart.json")
+    out_path = tmp_path / "set.json"
+    code, _, err = run(
+        "nacht",
+        "cut",
+        chart_path,
+        "--grid",
+        "2x2",
+        "--viewport",
+        "0,0,4,4",
+        "--shuffle",
+        "3",
+        "--out",
+        str(out_path),
+    )
+    assert code == 0, err
+    code, out, _ = run("nacht", "verify", str(out_path), "--json")
+    report = json.loads(out)
+    assert report["consistent"] is True, report["problems"]
+    assert {c["abbr"]: c["tiles"] for c in report["constellations"]} == {"H": 2, "V": 2}
+
+
+def test_schema_documents_the_tile_fields() -> None:
+    code, out, _ = run("nacht", "schema")
+    schema = json.loads(out)
+    assert code == 0
+    assert {"grid", "tiles", "rotations", "constellations"} <= set(schema["properties"])
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("2 2\n0 0 3 1\n", "1 pieces for a 2x2 grid"),
+        ("40 40\n", "32x32"),
+        ('{"grid": {"width": 2, "height": 2}, "tiles": [', "not valid JSON"),
+        ("2 2\n0 0 3\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
+        ("2 2\n0 0 x 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "integers"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, text: str, needle: str) -> None:
+    path = write(tmp_path, text, "bad.txt")
+    code, _, err = run("nacht", "solve", path)
+    assert code == 2
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_unknown_engine_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, FORCED, "forced.txt")
+    code, _, err = run("nacht", "solve", path, "--engine", "magic")
+    assert code == 2
+    assert "unknown engine" in err
+
+
+def test_shipped_sky_tiles_fit_edge_by_edge() -> None:
+    code, out, _ = run("nacht", "solve", str(_shipped_path()), "--json")
+    answer = json.loads(out)
+    sky = default_tileset()
+    index = {tile.id: i for i, tile in enumerate(sky.tiles)}
+    arrangement = tuple(tuple(Placement(index[t]) for t in row) for row in answer["grid"])
+    assert code == 0
+    assert check_arrangement(edge_problem(sky).problem, arrangement) == []
+
+
+def _shipped_path() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("asterion.data").joinpath("nacht_sky.json")))
