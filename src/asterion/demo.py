@@ -109,6 +109,7 @@ def run_demo(out: Path) -> Iterator[str]:
         f"{opening_reach.min_actions} actions ({opening_reach.engine}, certified)"
     )
     yield from _stellar_tour(out)
+    yield from _nacht_tour(out)
     yield f"pictures written to {out}/"
 
 
@@ -136,4 +137,29 @@ def _stellar_tour(out: Path) -> Iterator[str]:
     yield (
         f"  a 4-turn solo deal: best score {answer.best_score} ({answer.status.value}, "
         f"{answer.method}, replayed by the rules engine)"
+    )
+
+
+def _nacht_tour(out: Path) -> Iterator[str]:
+    """Nacht der Sterne: the shipped sky verified, drawn, and solved with rotations."""
+    from asterion.models.nacht_files import default_tileset
+    from asterion.render.nacht_svg import sky_svg
+    from asterion.solver.nacht_solve import solve_tileset
+    from asterion.solver.nacht_verify import verify
+
+    yield "Nacht der Sterne"
+    sky = default_tileset()
+    report = verify(sky)
+    verdict = "consistent and unique" if report.consistent else "NOT consistent"
+    picture = out / "nacht-sky.svg"
+    if report.placements:
+        write_svg(picture, sky_svg(sky, report.placements[0], title=sky.name))
+    yield (
+        f"  the shipped sky ({sky.name}): {verdict}, {len(report.constellations)} "
+        f"constellations, checked in {report.wall_time:.2f} s -> {picture}"
+    )
+    turned = solve_tileset(sky, rotations=True, count_limit=2)
+    yield (
+        f"  with tiles allowed to turn: {turned.result.count} arrangement(s) up to turning "
+        f"the picture ({turned.result.engine}, {turned.result.wall_time:.2f} s)"
     )

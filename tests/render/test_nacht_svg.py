@@ -22,6 +22,7 @@ from asterion.models.nacht import (
     TileSet,
     derived_chamfers,
     turn_chamfers,
+    turn_point,
 )
 from asterion.models.nacht_cut import Chart, ChartConstellation, cut
 from asterion.render.nacht_svg import (
@@ -34,7 +35,6 @@ from asterion.render.nacht_svg import (
     tiles_svg,
     write_svg,
 )
-from asterion.solver.nacht_verify import turn_point
 
 CELL = 100
 PAD = PADDING * CELL

@@ -308,3 +308,20 @@ def derived_chamfers(edges: Sequence[str]) -> frozenset[str]:
         for corner in CORNERS
         if not any(side in border for side, ends in SIDE_CORNERS.items() if corner in ends)
     )
+
+
+def turn_point(point: tuple[float, float], turns: int) -> tuple[float, float]:
+    """A tile-local point after ``turns`` quarter turns clockwise about the tile's centre."""
+    x, y = point
+    for _ in range(turns % 4):
+        x, y = y, 1 - x
+    return (x, y)
+
+
+def global_point(
+    point: tuple[float, float], cell: tuple[int, int], turns: int, height: int
+) -> tuple[float, float]:
+    """A tile-local point in picture coordinates (x east, y north, one unit per tile)."""
+    x, y = turn_point(point, turns)
+    r, c = cell
+    return (c + x, height - 1 - r + y)

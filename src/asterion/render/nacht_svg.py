@@ -6,7 +6,7 @@ Like ``asterion.render.aster_svg``: sizes and a role-keyed color table on top, C
 ``<style>`` block, keyword-only options, and byte-identical output for the same input (no
 timestamps, no randomness; everything drawn in cell, tile-file and constellation order). The
 pictures read models only: tile data, :func:`~asterion.models.nacht.turn_chamfers`, and the
-verifier's :func:`~asterion.solver.nacht_verify.global_point` for where a tile-local point lands.
+model's :func:`~asterion.models.nacht.global_point` for where a tile-local point lands.
 
 Conventions (rules/nacht.md): tile-local points are x east, y north in [0, 1]; the picture is
 x east, y north, one unit per tile, row 0 of an arrangement the northern one; a placement turns
@@ -42,9 +42,8 @@ from dataclasses import dataclass
 
 from asterion.errors import InputError
 from asterion.models.edges import Arrangement, Placement
-from asterion.models.nacht import SIDES, Point, Tile, TileSet, turn_chamfers
+from asterion.models.nacht import SIDES, Point, Tile, TileSet, global_point, turn_chamfers
 from asterion.render.aster_svg import SVG_NAMESPACE, write_svg
-from asterion.solver.nacht_verify import global_point
 
 __all__ = [
     "DEFAULT_COLORS",

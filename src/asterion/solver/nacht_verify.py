@@ -32,8 +32,10 @@ from asterion.models.nacht import (
     chamfers_for,
     close,
     edge_problem,
+    global_point,
     mirror,
     turn_chamfers,
+    turn_point,
 )
 from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.nacht_solve import run_engine
@@ -225,14 +227,6 @@ def _r(point: tuple[float, float]) -> tuple[float, float]:
     return (round(point[0], 3), round(point[1], 3))
 
 
-def turn_point(point: tuple[float, float], turns: int) -> tuple[float, float]:
-    """A tile-local point after ``turns`` quarter turns clockwise about the tile's centre."""
-    x, y = point
-    for _ in range(turns % 4):
-        x, y = y, 1 - x
-    return (x, y)
-
-
 def _turned_tile(tile: Tile, turns: int) -> Tile:
     if turns % 4 == 0:
         return tile
@@ -354,15 +348,6 @@ def _differences(tileset: TileSet, a: Arrangement, b: Arrangement) -> str:
 def _label(tileset: TileSet, placement: Placement) -> str:
     turns = f"+{placement.turns}" if placement.turns else ""
     return tileset.tiles[placement.piece].id + turns
-
-
-def global_point(
-    point: tuple[float, float], cell: tuple[int, int], turns: int, height: int
-) -> tuple[float, float]:
-    """A tile-local point in picture coordinates (x east, y north, one unit per tile)."""
-    x, y = turn_point(point, turns)
-    r, c = cell
-    return (c + x, height - 1 - r + y)
 
 
 def constellation_spans(tileset: TileSet, arrangement: Arrangement) -> tuple[Span, ...]:
