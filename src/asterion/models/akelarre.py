@@ -64,12 +64,16 @@ ELEMENTS: tuple[str, str, str, str] = ("earth", "water", "air", "fire")
 LOCATIONS: tuple[Destination, ...] = (0, 1, 2, 3)
 WELL: Destination = 4
 DESTINATIONS: tuple[Destination, ...] = (*LOCATIONS, WELL)
+ABSENT: Destination = -1
+"""Not a legal message: the analysis uses it for a seat that sits a turn out (no rite)."""
 NO_RESOURCES: Resources = (0, 0, 0, 0)
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DEFAULT_TURNS = 13
 
 
 def destination_name(destination: Destination) -> str:
+    if destination == ABSENT:
+        return "absent"
     return "well" if destination == WELL else ELEMENTS[destination]
 
 
@@ -454,13 +458,18 @@ def resolve_turn(
 ) -> tuple[AkelarreState, TurnReport]:
     """Reveal ``destinations`` (one per seat), then play steps 2–5 of the turn.
 
-    At most one seat may be at the Well. The result is the next turn's first decision (or
+    At most one seat may be at the Well; a seat given :data:`ABSENT` takes no part (it is
+    not in any crowd and has no rite). The result is the next turn's first decision (or
     the end of the game) and a report of what happened.
 
     :raises IllegalActionError: for a wrong number of destinations or two at the Well.
     """
     rules = state.rules
-    if len(destinations) != rules.seats or destinations.count(WELL) > 1:
+    if (
+        len(destinations) != rules.seats
+        or destinations.count(WELL) > 1
+        or any(d not in DESTINATIONS and d != ABSENT for d in destinations)
+    ):
         raise IllegalActionError(f"not a profile of {rules.seats} destinations: {destinations}")
     crowd = [destinations.count(location) for location in LOCATIONS]
     supply, well = list(state.supply), list(state.well)
@@ -479,6 +488,8 @@ def resolve_turn(
     rites = []
     for seat in rite_order(state):
         destination = destinations[seat]
+        if destination == ABSENT:
+            continue
         if destination == WELL:
             taken = (well[0], well[1], well[2], well[3])
             well = [0, 0, 0, 0]
