@@ -1,0 +1,325 @@
+"""The Nacht der Sterne rules engine: hand-worked positions on tiny skies.
+
+Cells are numbered ``row * width + col``, row 0 north; the start tile is the middle cell
+(N4). Every expected number below is worked out by hand from rules/nacht.md ("Play") and
+written next to the assertion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asterion.errors import IllegalActionError, InputError
+from asterion.models.nacht_files import default_tileset
+from asterion.models.nacht_game import (
+    Decline,
+    Knock,
+    Lay,
+    Move,
+    NachtRules,
+    NachtState,
+    NoKnock,
+    Pass,
+    Sky,
+    apply,
+    legal_moves,
+)
+from asterion.solver.nacht_verify import verify
+
+
+def play(state: NachtState, moves: Sequence[Move]) -> NachtState:
+    for move in moves:
+        state = apply(state, move)
+    return state
+
+
+def moves(state: NachtState) -> list[Move]:
+    return list(legal_moves(state))
+
+
+# -- rewards ---------------------------------------------------------------------------------------
+
+
+def test_a_tile_closing_two_holes_at_once() -> None:
+    # 3x3, start 4. Holes: (1,1) = cells 0,1,3,4 and (1,2) = 1,2,4,5. Laying 3, 0, 5, 2
+    # closes none (each hole still misses cell 1); laying 1 closes both: +2.
+    sky = Sky.grid(3, 3, {})
+    state = NachtState.start(sky, [3, 0, 5, 2, 1, 6, 7, 8], players=1)
+    for cell in (3, 0, 5, 2):
+        assert state.drawn == cell
+        state = play(state, [Lay(cell), Pass()])
+    assert state.coins == (15,) and state.markers == 0
+    assert sky.holes_closed(state.laid, 1) == 2
+    state = apply(state, Lay(1))
+    assert state.coins == (17,) and state.markers == 2
+
+
+def test_a_tile_completing_two_constellations() -> None:
+    # 3x3, start 4, A = {0, 1} (2 tiles), B = {1, 2} (2 tiles). After 3, 0, 5, 2 are laid,
+    # tile 1 completes A (+2) and B (+2) and closes holes (1,1) and (1,2) (+2): +6.
+    sky = Sky.grid(3, 3, {"A": (0, 1), "B": (1, 2)})
+    state = NachtState.start(sky, [3, 0, 5, 2, 1, 6, 7, 8], players=1)
+    for cell in (3, 0, 5, 2):
+        state = play(state, [Lay(cell), Pass()])
+    assert state.coins == (15,)
+    assert sky.completed(state.laid, 1) == ("A", "B")
+    assert sky.gain(state.laid, 1) == 6
+    assert apply(state, Lay(1)).coins == (21,)
+
+
+def test_constellation_pays_its_span_on_the_last_tile_only() -> None:
+    # 5x1 row, start 2, C = {2, 3, 4} (3 tiles). Laying 3 pays 0; laying 4 completes C: +3.
+    sky = Sky.grid(5, 1, {"C": (2, 3, 4)})
+    state = NachtState.start(sky, [3, 4, 1, 0], players=1)
+    state = play(state, [Lay(3), Pass()])
+    assert state.coins == (15,)
+    state = play(state, [Lay(4), Pass()])
+    assert state.coins == (18,)
+
+
+def test_a_constellation_on_the_start_tile_alone_pays_nobody() -> None:
+    # 3x1 row, start 1; S = {1} is complete at setup; T = {0} pays 1 when tile 0 is laid.
+    sky = Sky.grid(3, 1, {"S": (1,), "T": (0,)})
+    assert sky.solo_total() == 0 + 1  # no holes in one row; only T counts
+    state = play(NachtState.start(sky, [0, 2], players=1), [Lay(0), Pass(), Lay(2)])
+    assert state.is_over and state.coins == (16,)
+
+
+# -- declines --------------------------------------------------------------------------------------
+
+
+def test_at_most_five_declines_in_a_row() -> None:
+    # 9x1 row, start 4. Each turn declines the fitting drawn tile and lays last turn's
+    # declined one from the display, so the next draw fits again: five declines cost 5 coins.
+    sky = Sky.grid(9, 1, {})
+    state = NachtState.start(sky, [3, 5, 2, 6, 1, 7, 0, 8], players=1)
+    state = play(state, [Decline(), Pass()])  # draw 3
+    state = play(state, [Decline(), Lay(3), Pass()])  # draw 5
+    state = play(state, [Decline(), Lay(5), Pass()])  # draw 2
+    state = play(state, [Decline(), Lay(2), Pass()])  # draw 6
+    state = play(state, [Decline(), Lay(6)])  # draw 1
+    assert state.streaks == (5,) and state.coins == (10,)
+    state = apply(state, Pass())
+    # The sixth fitting draw (7) must be laid: no decline is offered.
+    assert state.drawn == 7
+    assert moves(state) == [Lay(7)]
+    with pytest.raises(IllegalActionError, match="5 declines in a row"):
+        apply(state, Decline())
+    # A turn without a decline resets the streak; the next fitting draw (0) may be declined.
+    state = play(state, [Lay(7), Lay(1), Pass()])
+    assert state.streaks == (0,) and state.drawn == 0
+    assert Decline() in moves(state)
+
+
+def test_a_declined_tile_cannot_be_laid_in_the_same_turn() -> None:
+    sky = Sky.grid(5, 1, {})
+    state = apply(NachtState.start(sky, [1, 3, 0, 4], players=1), Decline())
+    assert moves(state) == [Pass()]
+    with pytest.raises(IllegalActionError, match="declined this turn"):
+        apply(state, Lay(1))
+
+
+def test_declining_needs_a_coin() -> None:
+    sky = Sky.grid(5, 1, {})
+    state = NachtState.start(sky, [1, 3, 0, 4], players=1, rules=NachtRules(start_coins=0))
+    assert moves(state) == [Lay(1)]
+
+
+def test_set_aside_declines_are_paid_at_the_next_lay() -> None:
+    # Variant: the declined coin is set aside (coins stay 15, 1 owed) and paid when the
+    # player next lays: 15 - 1 = 14.
+    sky = Sky.grid(5, 1, {})
+    rules = NachtRules(set_aside_declines=True)
+    state = NachtState.start(sky, [1, 3, 0, 4], players=1, rules=rules)
+    state = play(state, [Decline(), Pass()])
+    assert state.coins == (15,) and state.owed == (1,)
+    state = apply(state, Lay(3))
+    assert state.coins == (14,) and state.owed == (0,)
+
+
+# -- two tiles per turn ----------------------------------------------------------------------------
+
+
+def test_at_most_two_tiles_per_turn() -> None:
+    # 7x1 row, start 3. Tiles 0 and 1 do not fit when drawn (display); drawing 2 and laying
+    # it makes 1 fit, and laying 1 makes 0 fit, but that would be a third tile.
+    sky = Sky.grid(7, 1, {})
+    state = NachtState.start(sky, [0, 1, 2, 4, 5, 6], players=1)
+    assert state.drawn is None and state.displays == (0b1,)
+    state = play(state, [Pass(), Pass()])  # tile 1 to the display too
+    assert state.displays == (0b11,) and state.drawn == 2
+    state = play(state, [Lay(2), Lay(1)])
+    assert sky.fits(state.laid, 0)
+    assert moves(state) == [Pass()]
+    with pytest.raises(IllegalActionError, match="at most 2 tiles"):
+        apply(state, Lay(0))
+    # Next turn: draw 4, lay it and then 0.
+    state = play(state, [Pass(), Lay(4), Lay(0)])
+    assert state.displays == (0,) and moves(state) == [Pass()]
+
+
+# -- knocking --------------------------------------------------------------------------------------
+
+
+def knock_position(players: int) -> NachtState:
+    """7x1 row, start 3, K = {4, 5}. Player 0 draws 5 (no fit: display); player 1 draws 4
+    and lays it, so 5 fits; player 0 draws 0 (no fit) and passes over the fitting 5."""
+    sky = Sky.grid(7, 1, {"K": (4, 5)})
+    order = [5, 4, 0] if players == 2 else [5, 4, 6, 0]
+    state = NachtState.start(sky, [*order, *(c for c in (0, 1, 2, 6) if c not in order)], players)
+    state = play(state, [Pass(), Lay(4), Pass()])
+    if players == 3:
+        state = apply(state, Pass())  # player 2 draws 6, which does not fit
+    assert state.active == 0 and state.drawn is None
+    return apply(state, Pass())
+
+
+def test_knocking_lays_the_tile_for_one_coin_and_no_constellation() -> None:
+    state = knock_position(2)
+    assert state.phase == "knock" and state.decider == 1
+    assert moves(state) == [Knock(5), NoKnock()]
+    state = apply(state, Knock(5))
+    # K = {4, 5} is now complete, but the knocker gets only the knock coin: 15 + 1.
+    assert state.coins == (15, 16)
+    assert state.laid >> 5 & 1 and not state.displays[0] >> 5 & 1
+    # The turn passes to the player after the one who passed (player 1), who draws 1.
+    assert state.active == 1 and state.phase == "turn"
+
+
+def test_nobody_knocks_after_a_decline_or_a_lay() -> None:
+    sky = Sky.grid(7, 1, {})
+    # Player 0 declines the fitting 2 and passes: paid, so no knock window.
+    state = play(NachtState.start(sky, [2, 1, 4, 5, 6, 0], players=2), [Decline(), Pass()])
+    assert state.phase == "turn" and state.active == 1
+
+
+def test_knock_window_goes_round_the_other_players() -> None:
+    state = knock_position(3)
+    assert state.decider == 1
+    state = apply(state, NoKnock())
+    assert state.decider == 2 and state.phase == "knock"
+    state = apply(state, NoKnock())
+    assert state.phase == "turn" and state.active == 1 and state.knocker is None
+
+
+def test_knocking_in_the_wrong_phase_is_illegal() -> None:
+    state = NachtState.start(Sky.grid(5, 1, {}), [1, 3, 0, 4], players=2)
+    with pytest.raises(IllegalActionError, match="nobody passed"):
+        apply(state, NoKnock())
+
+
+# -- the end ---------------------------------------------------------------------------------------
+
+
+def test_after_the_pile_the_remaining_tiles_are_laid_and_the_game_ends() -> None:
+    # 5x1 row, start 2, two players. P0 draws 0 (no fit), P1 draws 4 (no fit), P0 draws 1:
+    # lays 1 then 0 from the display; P1 draws 3, the last: lays 3 then 4, which ends it.
+    sky = Sky.grid(5, 1, {"W": (0, 1), "E": (3, 4)})
+    state = NachtState.start(sky, [0, 4, 1, 3], players=2)
+    state = play(state, [Pass(), Pass(), Lay(1), Lay(0), Pass(), Lay(3)])
+    assert not state.pile and not state.is_over
+    state = apply(state, Lay(4))
+    assert state.is_over and moves(state) == []
+    assert state.coins == (17, 17) and state.winners() == (0, 1)
+
+
+def test_once_the_pile_is_empty_a_fitting_tile_must_be_laid() -> None:
+    # 5x1, start 2. P0 draws 3 and lays it; P1 draws 0 (no fit); P0 draws 4 and lays it;
+    # P1 draws 1, the last, and declines it: the pile is empty. P0 has nothing; P1 must lay.
+    sky = Sky.grid(5, 1, {})
+    state = NachtState.start(sky, [3, 0, 4, 1], players=2)
+    state = play(state, [Lay(3), Pass(), Pass(), Lay(4), Pass(), Decline(), Pass(), Pass()])
+    assert state.active == 1 and not state.pile
+    assert moves(state) == [Lay(1)]
+    state = play(state, [Lay(1), Lay(0)])
+    assert state.is_over and state.coins == (15, 14)
+
+
+def test_empty_display_bonus_pays_each_later_turn() -> None:
+    # Variant. 7x1 row, start 3, two players, order 2, 0, 4, 6, 1, 5. P0 lays 2, 4 and 1 as
+    # drawn; P1's 0 and 6 do not fit when drawn; P1 draws 5, the last tile, and lays it only.
+    sky = Sky.grid(7, 1, {})
+    rules = NachtRules(empty_display_bonus=True)
+    state = NachtState.start(sky, [2, 0, 4, 6, 1, 5], players=2, rules=rules)
+    state = play(state, [Lay(2), Pass(), Pass(), Lay(4), Pass(), Pass(), Lay(1), Pass()])
+    state = play(state, [Lay(5), Pass()])
+    # P0's display is empty with the pile empty: first out, no coin this turn.
+    assert state.first_out == 0 and state.coins == (15, 15)
+    assert moves(state) == [Pass()]
+    # P1 must lay (0 and 6 fit) and lays one; P0's later turn pays 1; P1 lays the last.
+    state = play(state, [Pass(), Lay(6), Pass()])
+    assert state.coins == (16, 15)
+    state = play(state, [Pass(), Lay(0)])
+    assert state.is_over and state.coins == (16, 15) and state.winners() == (0,)
+
+
+def test_bad_setups_are_refused() -> None:
+    sky = Sky.grid(3, 1, {})
+    with pytest.raises(InputError, match="players"):
+        NachtState.start(sky, [0, 2], players=6)
+    with pytest.raises(InputError, match="draw order"):
+        NachtState.start(sky, [0, 1], players=2)
+
+
+# -- the shipped sky -------------------------------------------------------------------------------
+
+
+def test_shipped_sky_spans_agree_with_the_verifier() -> None:
+    tileset = default_tileset()
+    report = verify(tileset)
+    sky = Sky.from_arrangement(tileset, report.placements[0])
+    assert sky.tile_ids[sky.start] == report.arrangements[0][2][2]
+    spans = {
+        abbr: {sky.tile_ids[c] for c in range(25) if mask >> c & 1}
+        for abbr, mask in sky.constellations
+    }
+    assert spans == {s.abbr: set(s.tiles) for s in report.constellations}
+    # 16 holes + the 14 spans (4+4+3+5+3+4+4+3+5+5+3+4+5+4 = 56, none on the start tile alone).
+    assert sky.solo_total() == 16 + 56
+
+
+# -- the solo invariant ----------------------------------------------------------------------------
+
+
+@st.composite
+def solo_games(draw: st.DrawFn) -> tuple[Sky, list[int], NachtRules, list[int]]:
+    width = draw(st.integers(1, 4))
+    height = draw(st.integers(2 if width == 1 else 1, 4))
+    cells = width * height
+    constellations = {
+        f"K{i}": draw(st.sets(st.integers(0, cells - 1), min_size=1, max_size=cells))
+        for i in range(draw(st.integers(0, 4)))
+    }
+    sky = Sky.grid(width, height, constellations)
+    order = draw(st.permutations([c for c in range(cells) if c != sky.start]))
+    rules = NachtRules(set_aside_declines=draw(st.booleans()))
+    choices = draw(st.lists(st.integers(0, 10), min_size=3 * cells, max_size=3 * cells))
+    return sky, order, rules, choices
+
+
+@settings(max_examples=150, deadline=None)
+@given(solo_games())
+def test_solo_game_totals_every_reward_minus_declines(
+    game: tuple[Sky, list[int], NachtRules, list[int]],
+) -> None:
+    # The issue's invariant: with one player every hole and every constellation not wholly
+    # on the start tile is paid exactly once, so the final coins are the start coins plus
+    # (W-1)(H-1) plus those spans, minus the coins paid for declines.
+    sky, order, rules, choices = game
+    state = NachtState.start(sky, order, players=1, rules=rules)
+    declines = 0
+    step = 0
+    while not state.is_over:
+        options = moves(state)
+        move = options[choices[step % len(choices)] % len(options)]
+        declines += isinstance(move, Decline)
+        state = apply(state, move)
+        step += 1
+        assert step < 10 * sky.cells, "the game must end"
+    paid = declines - state.owed[0]
+    assert state.coins[0] == 15 + sky.solo_total() - paid
+    assert state.markers == (sky.width - 1) * (sky.height - 1)
