@@ -18,7 +18,7 @@ from nacht_charts import (
 
 from asterion.errors import InputError
 from asterion.models.edges import check_arrangement
-from asterion.models.nacht import Role, Tile, TileSet, edge_problem
+from asterion.models.nacht import Role, Tile, TileSet, edge_problem, mirror
 from asterion.models.nacht_cut import (
     Chart,
     ChartConstellation,
@@ -113,6 +113,23 @@ def test_a_line_through_a_tile_corner_leaves_no_fragment() -> None:
     assert nw.segments == se.segments == ()
     assert len(ne.segments) == len(sw.segments) == 1
     assert all(tile.fragments(side) == () for tile in tileset.tiles for side in "NESW")
+
+
+@pytest.mark.xfail(
+    reason="nacht_cut.cut: a line ending at a star exactly on a tile side leaves a fragment "
+    "on the western tile's E side but none on the eastern tile's W side (its piece there is a "
+    "point and is dropped), so the cut set has a dangling fragment",
+    strict=True,
+)
+def test_a_line_ending_on_a_tile_side_is_continued_or_not_marked() -> None:
+    # 2 x 2: a line from the middle of the SW tile east to a star on the boundary x = 1.
+    stars = ((0.5, 0.5, 1.0), (1.0, 0.5, 2.0))
+    chart = Chart("edge", (ChartConstellation("A", "", stars, ((0, 1),)),))
+    tileset = cut(chart, 2, 2, unit_viewport(2, 2))
+    sw, se = tileset.tiles[2], tileset.tiles[3]
+    # The neighbour continues what a side shows (nacht_cut's docstring): facing sides read
+    # the same points, each clockwise.
+    assert mirror(sw.fragments("E")) == se.fragments("W")
 
 
 # -- woven charts ---------------------------------------------------------------------------------
