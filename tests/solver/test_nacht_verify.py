@@ -500,6 +500,37 @@ def test_time_limit_leaves_the_answer_undecided() -> None:
         assert report.consistent is True
 
 
+def unique_generic(size: int) -> list[tuple[str, str, str, str]]:
+    """A size x size generic set in reading order, every inner edge its own label."""
+    east = {(r, c): f"e{r}{c}" if c + 1 < size else "0" for r in range(size) for c in range(size)}
+    south = {(r, c): f"s{r}{c}" if r + 1 < size else "0" for r in range(size) for c in range(size)}
+    return [
+        (south.get((r - 1, c), "0"), east[r, c], south[r, c], east.get((r, c - 1), "0"))
+        for r in range(size)
+        for c in range(size)
+    ]
+
+
+@pytest.mark.xfail(
+    reason="nacht.edge_problem: a generic set's pieces ignore the chamfers the file gives, "
+    "so tiles are laid where their chamfers say they cannot sit (rules/nacht.md check 3)",
+    strict=True,
+)
+def test_generic_tiles_sit_where_their_given_chamfers_say() -> None:
+    tileset = generic(unique_generic(3), 3, 3)
+    assert verify(tileset, engine=ENGINE).consistent is True
+    # The NW corner tile claims to be interior and the centre tile the NW corner: the
+    # chamfer counts still add up, but neither can sit where its chamfers say.
+    tiles = list(tileset.tiles)
+    tiles[0], tiles[4] = (
+        replace(tiles[0], chamfers=tiles[4].chamfers),
+        replace(tiles[4], chamfers=tiles[0].chamfers),
+    )
+    report = verify(replace(tileset, tiles=tuple(tiles)), engine=ENGINE)
+    assert report.consistent is False
+    assert "no-arrangement" in codes(report)
+
+
 # -- rotations ------------------------------------------------------------------------------------
 
 CLOCKWISE_CORNERS = ("NE", "SE", "SW", "NW")
@@ -554,3 +585,13 @@ def test_turned_tiles_are_still_unique_up_to_turning_the_picture(
     assert [[content(t) for t in row] for row in laid] in pictures
     # Without rotations the turned tiles do not fit.
     assert verify(replace(tileset, rotations=False), engine=ENGINE).consistent is False
+
+
+def test_a_turned_copy_is_a_duplicate_when_tiles_turn() -> None:
+    plain = safe_woven(3, 3, 2)
+    copy = replace(turned_tile(plain.tiles[4], 1), id="X")
+    tileset = replace(with_tile(plain, 8, copy), rotations=True)
+    (message,) = messages(verify(tileset, engine=ENGINE), "duplicate-tile")
+    assert "T5" in message and "X" in message
+    # Without rotations a turned copy is another tile: its lines are elsewhere.
+    assert not messages(verify(replace(tileset, rotations=False), engine=ENGINE), "duplicate-tile")
