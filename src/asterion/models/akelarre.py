@@ -441,13 +441,19 @@ def why_illegal(state: AkelarreState, action: Message) -> str:
 
 
 def apply_unchecked(state: AkelarreState, action: Message) -> AkelarreState:
+    return apply_with_report(state, action)[0]
+
+
+def apply_with_report(
+    state: AkelarreState, action: Message
+) -> tuple[AkelarreState, TurnReport | None]:
+    """Like :func:`apply_unchecked`, with the turn's report when ``action`` ends the chain."""
     chain = (*state.chain, (state.holder, action))
     if action.to is not None:
-        return replace(state, chain=chain, holder=action.to)
+        return replace(state, chain=chain, holder=action.to), None
     destinations = dict(chain)
     profile = tuple(destinations[seat].destination for seat in range(state.rules.seats))
-    after, _ = resolve_turn(state, profile)
-    return after
+    return resolve_turn(state, profile)
 
 
 # -- the rest of the turn ----------------------------------------------------------------------
@@ -500,7 +506,8 @@ def resolve_turn(
             amount = min(rules.rite_amount(rite_crowd, sabba), supply[destination])
             supply[destination] -= amount
             taken = single(destination, amount)
-        board = replace(seats[seat], resources=add(seats[seat].resources, taken))
+        old = seats[seat]
+        board = Sorginak(add(old.resources, taken), old.private, old.completed, old.powers)
         # K6: complete whatever can be completed, private first, again after each draw.
         completed: list[ObjectiveId] = []
         while True:
@@ -514,17 +521,15 @@ def resolve_turn(
             replacement = deck.pop(0) if deck else None
             ran_out = ran_out or replacement is None
             drawn_power = (powers.pop(0),) if powers else ()
-            board = replace(
-                board,
-                resources=subtract(board.resources, objective.needs),
-                completed=(*board.completed, objective.id),
-                powers=(*board.powers, *drawn_power),
+            if target == "public":
+                public = replacement
+            board = Sorginak(
+                subtract(board.resources, objective.needs),
+                replacement if target == "private" else board.private,
+                (*board.completed, objective.id),
+                (*board.powers, *drawn_power),
             )
             completed.append(objective.id)
-            if target == "private":
-                board = replace(board, private=replacement)
-            else:
-                public = replacement
         seats[seat] = board
         rites.append(Rite(seat, destination, rite_crowd, sabba, taken, tuple(completed)))
     report = TurnReport(
@@ -535,6 +540,7 @@ def resolve_turn(
     )
     # Step 5: end of the turn.
     over = state.turn >= rules.turns or ran_out
+    first = state.first if over else (state.first + 1) % rules.players
     after = replace(
         state,
         seats=tuple(seats),
@@ -544,12 +550,13 @@ def resolve_turn(
         objective_deck=tuple(deck),
         power_deck=tuple(powers),
         turn=state.turn if over else state.turn + 1,
-        first=state.first if over else (state.first + 1) % rules.players,
+        first=first,
         chain=(),
+        holder=first if state.virtual_seat is None else state.virtual_seat,
         deck_ran_out=ran_out,
         phase="over" if over else "messages",
     )
-    return (after if over else replace(after, holder=first_chooser(after))), report
+    return after, report
 
 
 def _completable(
