@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from asterion.errors import IllegalActionError, InputError
@@ -548,6 +548,15 @@ def apply_unchecked(state: NachtState, move: Move) -> NachtState:
     return _no_knock(state)
 
 
+def _evolve(state: NachtState, **changes: object) -> NachtState:
+    """``dataclasses.replace`` without re-running ``__init__`` (the fields are plain values;
+    this is the engine's hot path)."""
+    new = object.__new__(NachtState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _set(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -560,7 +569,7 @@ def _lay(state: NachtState, cell: Cell) -> NachtState:
     first_out = state.first_out
     if first_out is None and not state.pile and not display and state.rules.empty_display_bonus:
         first_out = p
-    return replace(
+    return _evolve(
         state,
         laid=laid,
         displays=_set(state.displays, p, display),
@@ -580,7 +589,7 @@ def _decline(state: NachtState) -> NachtState:
         coins, owed = state.coins, _set(state.owed, p, state.owed[p] + cost)
     else:
         coins, owed = _set(state.coins, p, state.coins[p] - cost), state.owed
-    return replace(
+    return _evolve(
         state,
         coins=coins,
         owed=owed,
@@ -595,9 +604,9 @@ def _pass(state: NachtState) -> NachtState:
     p = state.active
     paid = state.declined is not None
     streaks = state.streaks if paid else _set(state.streaks, p, 0)
-    state = replace(state, streaks=streaks)
+    state = _evolve(state, streaks=streaks)
     if state.players > 1 and state.lays == 0 and not paid and state.fitting_display(p):
-        return replace(state, phase="knock", knocker=(p + 1) % state.players)
+        return _evolve(state, phase="knock", knocker=(p + 1) % state.players)
     return _begin_turn(state, (p + 1) % state.players)
 
 
@@ -607,7 +616,7 @@ def _knock(state: NachtState, cell: Cell) -> NachtState:
     if rules.knocker_collects_holes:
         reward += sky.holes_closed(state.laid, cell)
     laid = state.laid | 1 << cell
-    state = replace(
+    state = _evolve(
         state,
         laid=laid,
         displays=_set(state.displays, p, state.displays[p] & ~(1 << cell)),
@@ -617,7 +626,7 @@ def _knock(state: NachtState, cell: Cell) -> NachtState:
         phase="turn",
     )
     if laid == sky.full:
-        return replace(state, phase="over")
+        return _evolve(state, phase="over")
     return _begin_turn(state, (p + 1) % state.players)
 
 
@@ -625,9 +634,9 @@ def _no_knock(state: NachtState) -> NachtState:
     assert state.knocker is not None
     following = (state.knocker + 1) % state.players
     if following == state.active:
-        nobody = replace(state, knocker=None, phase="turn")
+        nobody = _evolve(state, knocker=None, phase="turn")
         return _begin_turn(nobody, (state.active + 1) % state.players)
-    return replace(state, knocker=following)
+    return _evolve(state, knocker=following)
 
 
 def _begin_turn(state: NachtState, player: int) -> NachtState:
@@ -646,7 +655,7 @@ def _begin_turn(state: NachtState, player: int) -> NachtState:
             coins = _set(coins, player, coins[player] + 1)
         elif first_out is None and not displays[player]:
             first_out = player
-    return replace(
+    return _evolve(
         state,
         active=player,
         phase="turn",

@@ -1,0 +1,220 @@
+"""``asterion nacht simulate | best-play | advise``: playing Nacht der Sterne.
+
+Registered on the ``nacht`` command group by the last line of :mod:`asterion.cli.nacht`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from asterion.cli._common import (
+    UNKNOWN,
+    YES,
+    JsonOpt,
+    console,
+    finish,
+    print_json,
+    progress_bar,
+    reports_input_errors,
+    save_svg,
+)
+from asterion.cli.nacht import app
+from asterion.errors import InputError
+from asterion.models.nacht_files import default_tileset, load_tileset
+from asterion.models.nacht_game import Sky, describe
+from asterion.models.nacht_game_files import (
+    order_state,
+    read_order,
+    read_state,
+    spec_state,
+    tileset_path,
+)
+from asterion.solver.nacht_play import (
+    DEFAULT_EXACT_TIME_LIMIT,
+    DEFAULT_SAMPLES,
+    STRATEGY_NAMES,
+    heuristic_shortfall,
+    make_policy,
+    simulate,
+    solve_known_order,
+    solved_sky,
+)
+from asterion.solver.result import Status
+
+TilesetOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--tileset",
+        metavar="FILE",
+        help="The tile set played (default: the file's own, else the shipped sky).",
+    ),
+]
+
+
+def _sky(option: Path | None, named: Path | None = None) -> Sky:
+    path = option if option is not None else named
+    return solved_sky(default_tileset() if path is None else load_tileset(path))
+
+
+def _default_strategies(players: int) -> str:
+    return ",".join(STRATEGY_NAMES[p % len(STRATEGY_NAMES)] for p in range(players))
+
+
+@app.command("simulate")
+@reports_input_errors
+def simulate_command(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 300,
+    players: Annotated[int, typer.Option(min=1, max=5, help="Players (3-4; 1, 2, 5).")] = 3,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            help="One per seat, comma-separated: always, greedy, denial, lookahead, random "
+            "(default: the first P of always, greedy, denial, lookahead)."
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed, the same games.")] = 0,
+    tileset: TilesetOpt = None,
+    plot: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="SVG of the coin distributions.")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Seeded games between strategies, seats rotated over the same deals: mean and spread
+    of final coins, wins, and win rates by seat.
+
+    Example: `asterion nacht simulate --games 300 --players 3 --strategies
+    greedy,denial,lookahead --plot coins.svg`.
+    """
+    names = [n.strip() for n in (strategies or _default_strategies(players)).split(",")]
+    for name in names:
+        make_policy(name)
+    sky = _sky(tileset)
+    with progress_bar("playing", quiet=json_out) as progress:
+        report = simulate(sky, names, games, players, seed, progress=progress)
+    if plot is not None:
+        from asterion.render.stellar_svg import score_distribution_svg
+
+        title = f"Nacht der Sterne: final coins, {players} players, {report.games} games"
+        save_svg(plot, lambda: score_distribution_svg(report, title=title), quiet=json_out)
+    if json_out:
+        print_json(report.to_data())
+        return
+    console.print(
+        f"{report.games} games, {players} players, {sky.width}x{sky.height} sky "
+        f"({report.games / max(report.seconds, 1e-9):.0f} games/s)"
+    )
+    for row in report.summary():
+        console.print(
+            f"{row['strategy']:<14} mean {row['mean']:6.2f}  sd {row['stdev']:5.2f}  "
+            f"range {row['min']}-{row['max']}  wins {row['wins']:7.1f} ({row['win_rate']:.1%})"
+        )
+    rates = ", ".join(f"seat {p + 1} {r:.1%}" for p, r in enumerate(report.seat_win_rates()))
+    console.print(f"win rates by seat: {rates}")
+
+
+@app.command("best-play")
+@reports_input_errors
+def best_play(
+    order: Annotated[
+        Path, typer.Option("--order", metavar="FILE", help="A draw order (nacht-order/1).")
+    ],
+    players: Annotated[int, typer.Option(help="Players: the exact search takes 2.")] = 2,
+    tileset: TilesetOpt = None,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
+    ] = DEFAULT_EXACT_TIME_LIMIT,
+    shortfall: Annotated[
+        bool,
+        typer.Option(help="Also: how far each heuristic falls short against perfect play."),
+    ] = True,
+    json_out: JsonOpt = False,
+) -> None:
+    """Two players, the draw order known to both: the game's value (seat 1's coins minus
+    seat 2's under optimal play), an optimal line, and each heuristic's shortfall.
+
+    Grids up to 24 tiles (4x6). Exit status 0 solved, 3 unknown within the time limit.
+    Example: `asterion nacht best-play --order order.json --json`.
+    """
+    if players != 2:
+        raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
+    spec = read_order(order)
+    sky = _sky(tileset, tileset_path(spec.tileset, order))
+    state = order_state(spec, sky, str(order), players)
+    with progress_bar("searching", quiet=json_out):
+        answer = solve_known_order(state, time_limit=time_limit)
+    shortfalls = []
+    if shortfall and answer.value is not None:
+        for name in STRATEGY_NAMES:
+            for seat in (0, 1):
+                found = heuristic_shortfall(
+                    state, make_policy(name), seat, optimal=answer.value, time_limit=time_limit
+                )
+                if found is not None:
+                    shortfalls.append(found)
+    if json_out:
+        document = answer.to_data()
+        document["shortfalls"] = [s.to_data() for s in shortfalls]
+        print_json(document)
+    else:
+        console.print(
+            f"{sky.width}x{sky.height} sky, 2 players, known order: {answer.status.value} "
+            f"({answer.seconds:.2f} s, {answer.nodes} nodes, {answer.table_size} positions)"
+        )
+        if answer.value is not None and answer.final_coins is not None:
+            first, second = answer.final_coins
+            console.print(f"value {answer.value:+d}: final coins {first} to {second}")
+            console.print("an optimal line (player: move):")
+            for player, move in answer.line:
+                console.print(f"  {player + 1}: {describe(move, sky)}")
+        for s in shortfalls:
+            console.print(
+                f"{s.name:<10} in seat {s.seat + 1}: guarantees {s.guaranteed:+d}, optimal "
+                f"{s.optimal:+d}, short by {s.shortfall}"
+            )
+    finish(YES if answer.status is Status.OPTIMAL else UNKNOWN)
+
+
+@app.command("advise")
+@reports_input_errors
+def advise_command(
+    state_file: Annotated[
+        Path, typer.Argument(metavar="STATE", help="A position (nacht-state/1).")
+    ],
+    samples: Annotated[int, typer.Option(min=2, help="Reshuffled piles per move.")] = (
+        DEFAULT_SAMPLES
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the reshuffled piles.")] = 0,
+    rollout: Annotated[str, typer.Option(help="Strategy playing every seat after.")] = "greedy",
+    tileset: TilesetOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Each legal move's expected final coins and margin over reshuffled piles, with 95%
+    intervals; for a fitting drawn tile, what declining is worth against laying it.
+    """
+    from asterion.solver.nacht_play import advise
+
+    make_policy(rollout)
+    spec = read_state(state_file)
+    sky = _sky(tileset, tileset_path(spec.tileset, state_file))
+    state = spec_state(spec, sky, str(state_file))
+    with progress_bar("sampling", quiet=json_out) as progress:
+        advice = advise(state, samples=samples, seed=seed, rollout=rollout, progress=progress)
+    if json_out:
+        print_json(advice.to_data())
+        return
+    console.print(
+        f"player {advice.player + 1} to move; {samples} reshuffled piles, {rollout} rollouts; "
+        "final coins and margin over the best opponent (95% intervals):"
+    )
+    for m in advice.moves:
+        console.print(
+            f"  {describe(m.move, sky):<22} coins {m.coins:6.2f} "
+            f"[{m.coins_ci[0]:6.2f}, {m.coins_ci[1]:6.2f}]  margin {m.margin:+6.2f} "
+            f"[{m.margin_ci[0]:+6.2f}, {m.margin_ci[1]:+6.2f}]"
+        )
+    if advice.decline_minus_lay is not None:
+        mean, low, high = advice.decline_minus_lay
+        console.print(f"declining instead of laying: {mean:+.2f} margin [{low:+.2f}, {high:+.2f}]")
