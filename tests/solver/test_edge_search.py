@@ -1,0 +1,338 @@
+"""The edge-matching search engine against independent exhaustive enumerations.
+
+Two enumerations, written here and sharing nothing with the engine but the problem type:
+
+* ``permutation_arrangements``: every permutation of the pieces times every turn of each,
+  kept when ``check_arrangement`` finds nothing wrong (2 x 2 only: 6,144 candidates);
+* ``backtrack_arrangements``: plain recursion, column by column (the engine goes row by row),
+  each piece tried in each distinct turn, every full arrangement re-checked.
+
+Both count every arrangement; with rotations on, classes under whole-picture turns are formed
+with ``canonical()``, and each class must have exactly ``whole_turns()`` members.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import asterion.solver.edge_search as edge_search
+from asterion.models.edge_puzzles import generate, generate_with_solution
+from asterion.models.edges import (
+    BORDER,
+    Arrangement,
+    EdgeProblem,
+    Piece,
+    Placement,
+    canonical,
+    check_arrangement,
+    normalize_turns,
+    turn,
+)
+from asterion.solver.edge_search import ORDERS, search_arrangements
+from asterion.solver.result import Status
+
+ALL = 10**9
+
+
+# ---------------------------------------------------------------------------------------------
+# Independent enumerations
+
+
+def permutation_arrangements(problem: EdgeProblem) -> set[Arrangement]:
+    """Every valid arrangement, by brute force over permutations and turns."""
+    n, width = len(problem.pieces), problem.width
+    turn_choices = range(4) if problem.rotations else range(1)
+    found: set[Arrangement] = set()
+    for perm in itertools.permutations(range(n)):
+        for turns in itertools.product(turn_choices, repeat=n):
+            flat = [Placement(p, k) for p, k in zip(perm, turns, strict=True)]
+            grid = tuple(tuple(flat[r * width : (r + 1) * width]) for r in range(problem.height))
+            if not check_arrangement(problem, grid):
+                found.add(normalize_turns(problem, grid))
+    return found
+
+
+def backtrack_arrangements(problem: EdgeProblem) -> list[Arrangement]:
+    """Every valid arrangement, by recursion over the cells column by column."""
+    width, height = problem.width, problem.height
+    cells = [(r, c) for c in range(width) for r in range(height)]
+    squares: list[list[tuple[int, Piece]]] = []
+    for piece in problem.pieces:
+        distinct: dict[Piece, int] = {}
+        for k in range(4) if problem.rotations else range(1):
+            distinct.setdefault(turn(piece, k), k)
+        squares.append([(k, sq) for sq, k in distinct.items()])
+    grid: dict[tuple[int, int], tuple[int, int, Piece]] = {}
+    used = [False] * len(problem.pieces)
+    found: list[Arrangement] = []
+
+    def fits(r: int, c: int, sq: Piece) -> bool:
+        outside = (r == 0, c == width - 1, r == height - 1, c == 0)
+        if any(out != (color == BORDER) for out, color in zip(outside, sq, strict=True)):
+            return False
+        if r > 0 and sq[0] != problem.mate_of(grid[r - 1, c][2][2]):
+            return False
+        return not (c > 0 and sq[3] != problem.mate_of(grid[r, c - 1][2][1]))
+
+    def place(i: int) -> None:
+        if i == len(cells):
+            arrangement = tuple(
+                tuple(Placement(grid[r, c][0], grid[r, c][1]) for c in range(width))
+                for r in range(height)
+            )
+            assert check_arrangement(problem, arrangement) == []
+            found.append(arrangement)
+            return
+        r, c = cells[i]
+        for index, options in enumerate(squares):
+            if used[index]:
+                continue
+            for k, sq in options:
+                if fits(r, c, sq):
+                    used[index] = True
+                    grid[r, c] = (index, k, sq)
+                    place(i + 1)
+                    used[index] = False
+                    del grid[r, c]
+
+    place(0)
+    return found
+
+
+def expected_count(problem: EdgeProblem, arrangements: list[Arrangement]) -> int:
+    """Arrangements, or classes of them under whole-picture turns when rotations are on."""
+    if not problem.rotations:
+        return len(arrangements)
+    classes: dict[Arrangement, int] = {}
+    for arrangement in arrangements:
+        key = canonical(problem, arrangement)
+        classes[key] = classes.get(key, 0) + 1
+    assert set(classes.values()) <= {problem.whole_turns()}
+    return len(classes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Problems
+
+
+def mated_puzzle(width: int, height: int, pairs: int, seed: int, rotations: bool) -> EdgeProblem:
+    """A puzzle under a non-identity mate: colors 2k+1 and 2k+2 mate, plus one self-mate color."""
+    rng = random.Random(seed)
+    mate = [0]
+    for k in range(pairs):
+        mate += [2 * k + 2, 2 * k + 1]
+    self_mate = len(mate)
+    mate.append(self_mate)
+    colors = list(range(1, len(mate)))
+    east = {(r, c): rng.choice(colors) for r in range(height) for c in range(width - 1)}
+    south = {(r, c): rng.choice(colors) for r in range(height - 1) for c in range(width)}
+    pieces: list[Piece] = []
+    for r in range(height):
+        for c in range(width):
+            sq = (
+                mate[south[r - 1, c]] if r > 0 else BORDER,
+                east[r, c] if c < width - 1 else BORDER,
+                south[r, c] if r < height - 1 else BORDER,
+                mate[east[r, c - 1]] if c > 0 else BORDER,
+            )
+            pieces.append(turn(sq, rng.randrange(4)) if rotations else sq)
+    rng.shuffle(pieces)
+    return EdgeProblem(tuple(pieces), width, height, rotations, tuple(mate))
+
+
+def all_alike(width: int, height: int, rotations: bool) -> EdgeProblem:
+    """One frame and one inner color: duplicate pieces everywhere, symmetric inner pieces."""
+    return generate(width, height, 1, 1, seed=0, rotations=rotations)
+
+
+CASES: dict[str, EdgeProblem] = {
+    "2x2 rotations": generate(2, 2, 2, 1, seed=1),
+    "2x2 fixed": generate(2, 2, 1, 1, seed=1, rotations=False),
+    "2x3 rotations": generate(2, 3, 1, 1, seed=2),
+    "3x3 rotations": generate(3, 3, 2, 2, seed=3),
+    "3x3 fixed": generate(3, 3, 1, 2, seed=3, rotations=False),
+    "3x4 rotations": generate(3, 4, 2, 2, seed=4),
+    "4x3 fixed": generate(4, 3, 1, 2, seed=5, rotations=False),
+    "4x4 rotations": generate(4, 4, 2, 3, seed=6),
+    "4x4 fixed": generate(4, 4, 1, 2, seed=6, rotations=False),
+    "3x3 mate rotations": mated_puzzle(3, 3, 1, seed=7, rotations=True),
+    "3x4 mate fixed": mated_puzzle(3, 4, 1, seed=8, rotations=False),
+    "4x4 mate rotations": mated_puzzle(4, 4, 2, seed=9, rotations=True),
+    "3x3 all alike rotations": all_alike(3, 3, True),
+    "3x3 all alike fixed": all_alike(3, 3, False),
+    "2x4 all alike rotations": all_alike(2, 4, True),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Counts against the enumerations
+
+
+@pytest.mark.parametrize("name", ["2x2 rotations", "2x2 fixed"])
+def test_the_two_enumerations_agree(name: str) -> None:
+    problem = CASES[name]
+    assert set(backtrack_arrangements(problem)) == permutation_arrangements(problem)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_count_equals_exhaustive_enumeration(name: str) -> None:
+    problem = CASES[name]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    result = search_arrangements(problem, count_limit=ALL, keep=3)
+    assert (result.count, result.complete) == (expected, True)
+    assert result.status is (Status.OPTIMAL if expected else Status.INFEASIBLE)
+    assert result.engine == "search"
+    assert len(result.solutions) == min(expected, 3)
+    for arrangement in result.solutions:
+        assert check_arrangement(problem, arrangement) == []
+    if problem.rotations:  # kept solutions lie in different classes
+        keys = {canonical(problem, a) for a in result.solutions}
+        assert len(keys) == len(result.solutions)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("start", ["nw", "se"])
+@pytest.mark.parametrize("name", ["3x4 rotations", "4x3 fixed", "4x4 mate rotations"])
+def test_every_cell_order_counts_the_same(name: str, order: str, start: str) -> None:
+    problem = CASES[name]
+    reference = search_arrangements(problem, count_limit=ALL)
+    result = search_arrangements(problem, count_limit=ALL, order=order, start=start, pinned=1)
+    assert (result.count, result.complete) == (reference.count, True)
+
+
+def test_all_alike_counts_by_hand() -> None:
+    # 3x3, one frame and one inner color: any corner in any corner, any edge piece on any side.
+    fixed = search_arrangements(all_alike(3, 3, False), count_limit=ALL)
+    turned = search_arrangements(all_alike(3, 3, True), count_limit=ALL)
+    assert fixed.count == 1  # unturned, each piece's border sides name its cell
+    assert turned.count == 24 * 24 // 4
+
+
+def test_planted_solution_is_among_the_counted() -> None:
+    problem, planted = generate_with_solution(4, 4, 2, 3, seed=6)
+    result = search_arrangements(problem, count_limit=ALL, keep=10_000)
+    keys = {canonical(problem, a) for a in result.solutions}
+    assert canonical(problem, planted) in keys
+    assert len(keys) == result.count
+
+
+# ---------------------------------------------------------------------------------------------
+# Limits, statuses, infeasible inputs
+
+
+def test_count_limit_stops_early_and_answers() -> None:
+    problem = CASES["3x3 all alike rotations"]
+    result = search_arrangements(problem, count_limit=5, keep=2)
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 5, False)
+    assert len(result.solutions) == 2
+
+
+def test_time_out_is_unknown_not_infeasible() -> None:
+    problem = generate(12, 12, 3, 9, seed=1)
+    result = search_arrangements(problem, time_limit=0.0)
+    assert result.status is Status.UNKNOWN
+    assert (result.count, result.complete, result.solutions) == (0, False, ())
+
+
+def test_time_out_while_counting_is_feasible() -> None:
+    problem = all_alike(5, 5, True)
+    result = search_arrangements(problem, count_limit=ALL, time_limit=0.0)
+    assert result.status is Status.FEASIBLE
+    assert result.count > 0 and not result.complete
+
+
+def test_color_counts_that_cannot_pair_are_infeasible_at_once() -> None:
+    problem = generate(4, 4, 2, 3, seed=6)
+    first = problem.pieces[0]
+    broken = (first[0], first[1], first[2], first[3] + 7 if first[3] else first[3])
+    if broken == first:
+        broken = (first[0] + 7 if first[0] else first[0], *first[1:])  # type: ignore[assignment]
+    bad = EdgeProblem((broken, *problem.pieces[1:]), 4, 4, True)
+    result = search_arrangements(bad)
+    assert (result.status, result.complete, result.nodes) == (Status.INFEASIBLE, True, 0)
+    assert result.notes
+
+
+def test_infeasible_after_search() -> None:
+    # Swapping two sides inside one inner piece keeps every color count but breaks the fit.
+    problem = generate(3, 3, 1, 2, seed=4, rotations=False)
+    pieces = list(problem.pieces)
+    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and p[0] != p[1])
+    n, e, s, w = pieces[centre]
+    pieces[centre] = (e, n, s, w)
+    bad = EdgeProblem(tuple(pieces), 3, 3, False)
+    expected = len(backtrack_arrangements(bad))
+    result = search_arrangements(bad, count_limit=ALL)
+    assert (result.count, result.complete) == (expected, True)
+    if expected == 0:
+        assert result.status is Status.INFEASIBLE
+
+
+@pytest.mark.parametrize(
+    ("problem", "kwargs"),
+    [
+        (EdgeProblem(((0, 0, 0, 0),), 1, 1), {}),
+        (EdgeProblem(generate(2, 2, 1, 1, seed=0).pieces[:3], 2, 2), {}),
+        (generate(2, 2, 1, 1, seed=0), {"count_limit": 0}),
+        (EdgeProblem(generate(2, 2, 1, 1, seed=0).pieces, 2, 2, True, (0, 2, 2)), {}),
+        (generate(2, 2, 1, 1, seed=0), {"order": "diagonal"}),
+        (generate(2, 2, 1, 1, seed=0), {"count_limit": ALL, "keep": ALL}),
+    ],
+)
+def test_bad_questions_raise_value_error(problem: EdgeProblem, kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        search_arrangements(problem, **kwargs)  # type: ignore[arg-type]
+
+
+def test_deterministic() -> None:
+    problem = generate(6, 6, 3, 5, seed=0)
+    first = search_arrangements(problem, count_limit=3, keep=3)
+    again = search_arrangements(problem, count_limit=3, keep=3)
+    assert (first.solutions, first.nodes) == (again.solutions, again.nodes)
+
+
+def test_plain_python_fallback_gives_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = edge_search._search_slice
+    plain = getattr(compiled, "py_func", compiled)
+    monkeypatch.setattr(edge_search, "_search_slice", plain)
+    problem = CASES["3x3 mate rotations"]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    assert search_arrangements(problem, count_limit=ALL).count == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Property: random small problems, solvable or not
+
+
+@st.composite
+def small_problems(draw: st.DrawFn) -> EdgeProblem:
+    width = draw(st.integers(2, 3))
+    height = draw(st.integers(2, 3))
+    rotations = draw(st.booleans())
+    seed = draw(st.integers(0, 10**6))
+    if draw(st.booleans()):
+        problem = mated_puzzle(width, height, draw(st.integers(0, 1)), seed, rotations)
+    else:
+        frame, inner = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+        problem = generate(width, height, frame, inner, seed, rotations)
+    if draw(st.booleans()):  # perturb: turn one piece's colors (may make it unsolvable)
+        pieces = list(problem.pieces)
+        i = draw(st.integers(0, len(pieces) - 1))
+        pieces[i] = (pieces[i][1], pieces[i][0], pieces[i][2], pieces[i][3])
+        problem = EdgeProblem(tuple(pieces), width, height, rotations, problem.mate)
+    return problem
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems())
+def test_random_small_problems_match_enumeration(problem: EdgeProblem) -> None:
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    result = search_arrangements(problem, count_limit=ALL, keep=2)
+    assert (result.count, result.complete) == (expected, True)
+    for arrangement in result.solutions:
+        assert check_arrangement(problem, arrangement) == []
