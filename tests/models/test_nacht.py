@@ -207,11 +207,6 @@ def test_sides_fit_within_the_tolerance(offset: float, fits: bool) -> None:
     assert result.count == (1 if fits else 0)
 
 
-@pytest.mark.xfail(
-    reason="nacht._SignatureColors looks up mirror(mirror(s)), which differs from s in the "
-    "last bit for offsets like 0.31 (1 - (1 - 0.31) == 0.31000000000000005): KeyError",
-    strict=True,
-)
 @pytest.mark.parametrize(("offset", "fits"), [(0.31, True), (0.33, False)])
 def test_sides_fit_within_the_tolerance_for_any_decimal_offset(offset: float, fits: bool) -> None:
     problem = edge_problem(hand_set(ne_offset=offset)).problem
@@ -285,12 +280,6 @@ def crossing_lines_chart() -> Chart:
     )
 
 
-@pytest.mark.xfail(
-    reason="nacht._SignatureColors: clusters are not closed under mirroring when fragments of "
-    "two constellations lie within the tolerance on one side, so the facing sides get "
-    "colors that do not mate",
-    strict=True,
-)
 def test_two_lines_crossing_one_side_close_together_still_fit() -> None:
     tileset = cut(crossing_lines_chart(), 3, 2, unit_viewport(3, 2))
     assert tileset.tiles[0].fragments("E") == ((0.5, "A"), (0.5, "B"))

@@ -175,11 +175,6 @@ def chained_offsets_set() -> TileSet:
     return TileSet("chain", 2, 2, tiles, constellations=(Constellation("R", ""),))
 
 
-@pytest.mark.xfail(
-    reason="nacht._SignatureColors merges signatures transitively (union-find over 'within "
-    "the tolerance'), so sides 0.03 apart share a color through a third side between them",
-    strict=True,
-)
 def test_sides_further_apart_than_the_tolerance_do_not_fit() -> None:
     report = verify(chained_offsets_set(), engine=ENGINE)
     assert report.solutions == 0
@@ -231,11 +226,6 @@ def test_a_moved_fragment_dangles(seed: int, side: str) -> None:
     assert report.solutions == 0
 
 
-@pytest.mark.xfail(
-    reason="nacht._SignatureColors: KeyError on mirror(mirror(s)) when a side's partner is "
-    "missing and its offset t has 1 - (1 - t) != t (here 0.05)",
-    strict=True,
-)
 def test_a_lone_fragment_at_a_decimal_offset_is_reported() -> None:
     # 3 x 2: row 0's line crosses x = 1 at 0.05 and x = 2 at 0.12; move the E end of the
     # western tile: its E side (0.85 now) and the middle tile's W side (0.05) have no partner.
@@ -511,11 +501,6 @@ def unique_generic(size: int) -> list[tuple[str, str, str, str]]:
     ]
 
 
-@pytest.mark.xfail(
-    reason="nacht.edge_problem: a generic set's pieces ignore the chamfers the file gives, "
-    "so tiles are laid where their chamfers say they cannot sit (rules/nacht.md check 3)",
-    strict=True,
-)
 def test_generic_tiles_sit_where_their_given_chamfers_say() -> None:
     tileset = generic(unique_generic(3), 3, 3)
     assert verify(tileset, engine=ENGINE).consistent is True

@@ -105,7 +105,7 @@ class Tile:
             for end in (segment.a, segment.b):
                 offset = clockwise_offset(side, end)
                 if offset is not None and ON_SIDE < offset < 1 - ON_SIDE:
-                    points.append((offset, segment.constellation))
+                    points.append((round(offset, DIGITS), segment.constellation))
         return tuple(sorted(points))
 
 
@@ -123,17 +123,35 @@ def clockwise_offset(side: str, point: Point) -> float | None:
     return None
 
 
+DIGITS = 9
+"""Offsets are kept to this many decimals, so that mirroring twice gives the same signature."""
+
+
 def mirror(signature: Sequence[Fragment]) -> tuple[Fragment, ...]:
     """The signature as the facing side reads it."""
-    return tuple(sorted((1 - offset, name) for offset, name in signature))
+    return tuple(sorted((round(1 - offset, DIGITS), name) for offset, name in signature))
 
 
 def close(a: Sequence[Fragment], b: Sequence[Fragment], tolerance: float = TOLERANCE) -> bool:
-    """Same constellations in the same order, offsets within ``tolerance``."""
-    return len(a) == len(b) and all(
-        name_a == name_b and abs(t_a - t_b) <= tolerance
-        for (t_a, name_a), (t_b, name_b) in zip(a, b, strict=True)
+    """The same fragments within ``tolerance``: per constellation the same number, and offsets
+    that pair up in order. (Compared per constellation, so two lines crossing a side close
+    together may come in either order.)"""
+    if len(a) != len(b):
+        return False
+    slack = tolerance + 10.0**-DIGITS
+    by_name_a, by_name_b = _by_name(a), _by_name(b)
+    return by_name_a.keys() == by_name_b.keys() and all(
+        len(ts) == len(by_name_b[name])
+        and all(abs(t - u) <= slack for t, u in zip(ts, by_name_b[name], strict=True))
+        for name, ts in by_name_a.items()
     )
+
+
+def _by_name(signature: Sequence[Fragment]) -> dict[str, list[float]]:
+    grouped: dict[str, list[float]] = {}
+    for offset, name in signature:
+        grouped.setdefault(name, []).append(offset)
+    return {name: sorted(offsets) for name, offsets in grouped.items()}
 
 
 @dataclass(frozen=True)
@@ -218,39 +236,31 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
 
 
 class _SignatureColors:
-    """Colors for signatures: those within the tolerance share one (clusters closed under
-    mirroring, so the mate of a color is well defined)."""
+    """Colors for signatures. Signatures are grouped by "within the tolerance", closed under
+    mirroring; a group whose members are all pairwise within the tolerance is one color, and
+    the mate of a color is its mirror group's. A group that only a chain of near misses holds
+    together (a within N1 of b, b of c, but not a of c) is ambiguous: there each exact
+    signature keeps a color of its own, so only exact mirrors fit (never a pair further apart
+    than N1)."""
 
     def __init__(self, signatures: Iterable[tuple[Fragment, ...]], tolerance: float):
         self.meanings: list[tuple[Fragment, ...] | str] = ["border", "blank"]
         self.mate: list[int] = [BORDER, BLANK]
-        self.tolerance = tolerance
         distinct: list[tuple[Fragment, ...]] = []
         for signature in signatures:
             for variant in (signature, mirror(signature)):
                 if variant not in distinct:
                     distinct.append(variant)
-        parent = list(range(len(distinct)))
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        for i, a in enumerate(distinct):
-            for j in range(i):
-                if close(a, distinct[j], tolerance):
-                    parent[root(i)] = root(j)
+        groups = _groups(distinct, tolerance)
         self._color_of: dict[tuple[Fragment, ...], int] = {}
-        by_root: dict[int, int] = {}
-        for i, signature in enumerate(distinct):
-            r = root(i)
-            if r not in by_root:
-                by_root[r] = len(self.meanings)
-                self.meanings.append(distinct[r])
+        for group in groups:
+            clean = all(close(a, b, tolerance) for a in group for b in group)
+            for part in [group] if clean else [[member] for member in group]:
+                color = len(self.meanings)
+                self.meanings.append(part[0])
                 self.mate.append(-1)
-            self._color_of[signature] = by_root[r]
+                for member in part:
+                    self._color_of[member] = color
         for signature, color in self._color_of.items():
             self.mate[color] = self._color_of[mirror(signature)]
 
@@ -265,18 +275,50 @@ class _SignatureColors:
         return color
 
 
+def _groups(
+    signatures: list[tuple[Fragment, ...]], tolerance: float
+) -> list[list[tuple[Fragment, ...]]]:
+    """Connected groups of the relation "within the tolerance" (union-find)."""
+    parent = list(range(len(signatures)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(signatures):
+        for j in range(i):
+            if close(a, signatures[j], tolerance):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[tuple[Fragment, ...]]] = {}
+    for i, signature in enumerate(signatures):
+        groups.setdefault(root(i), []).append(signature)
+    return list(groups.values())
+
+
 def _generic_problem(tileset: TileSet) -> Encoding:
+    """Labels as colors (identity mate). A side whose label says border but whose chamfers say
+    inside, or the other way round, gets a color of its own that fits nothing: the tile cannot
+    sit where both say."""
     labels = sorted({label for tile in tileset.tiles for label in tile.edges or () if label != "0"})
     color = {label: i + 1 for i, label in enumerate(labels)}
     color["0"] = BORDER
+    meanings: list[str] = ["0", *labels]
     pieces: list[Piece] = []
     for tile in tileset.tiles:
         assert tile.edges is not None
-        n, e, s, w = (color[label] for label in tile.edges)
-        pieces.append((n, e, s, w))
-    meanings: tuple[str, ...] = ("0", *labels)
+        outside = tile.border_sides()
+        piece = []
+        for side, label in zip(SIDES, tile.edges, strict=True):
+            if (label == "0") == (side in outside):
+                piece.append(color[label])
+            else:
+                piece.append(len(meanings))
+                meanings.append(f"{label} (against the chamfers)")
+        pieces.append((piece[0], piece[1], piece[2], piece[3]))
     problem = EdgeProblem(tuple(pieces), tileset.width, tileset.height, tileset.rotations)
-    return Encoding(problem, meanings)
+    return Encoding(problem, tuple(meanings))
 
 
 def chamfers_for(width: int, height: int, row: int, col: int) -> frozenset[str]:

@@ -22,7 +22,7 @@ side can show; such crossings are dropped from the signatures (nacht.ON_SIDE).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -45,6 +45,8 @@ CHART_FORMAT = "asterion.chart/1"
 MAX_STARS = 20_000
 MIN_PIECE = 1e-6
 """Clipped line pieces shorter than this (in tile units) are dropped: a corner touch."""
+NUDGE = 1e-4
+"""How far (in tiles) a star on a seam moves into its own tile (see ``_off_the_seams``)."""
 
 
 class _ChartStar(BaseModel):
@@ -160,6 +162,7 @@ def cut(
         )
     view = viewport or default_viewport(chart, width, height)
     side = _tile_side(view, width, height)
+    chart = _off_the_seams(chart, view, side, width, height)
     cells = [(r, c) for r in range(height) for c in range(width)]
     contents = {cell: _cut_tile(chart, view, side, cell) for cell in cells}
     order = list(cells)
@@ -185,6 +188,32 @@ def cut(
         constellations=constellations,
         allow_border_fragments=allow_border_fragments,
         markers=(width - 1) * (height - 1),
+    )
+
+
+def _off_the_seams(chart: Chart, view: Viewport, side: float, width: int, height: int) -> Chart:
+    """Stars lying exactly on a seam between tiles, moved a hair (:data:`NUDGE` of a tile)
+    into the tile that owns them (east, north), so that a line ending at such a star enters
+    that tile and both facing sides show its fragment."""
+
+    def shifted(value: float, origin: float, cells: int) -> float:
+        position = (value - origin) / side
+        seam = round(position)
+        on_seam = 0 < seam < cells and abs(position - seam) <= 1e-9
+        return origin + (seam + NUDGE) * side if on_seam else value
+
+    return replace(
+        chart,
+        constellations=tuple(
+            replace(
+                con,
+                stars=tuple(
+                    (shifted(x, view[0], width), shifted(y, view[1], height), mag)
+                    for x, y, mag in con.stars
+                ),
+            )
+            for con in chart.constellations
+        ),
     )
 
 
