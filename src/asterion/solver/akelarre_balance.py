@@ -300,12 +300,19 @@ class GameRecord:
     alone_taken: int
     company_rites: int
     company_taken: int
+    resources_left: tuple[int, ...] = ()
+    powers: tuple[int, ...] = ()
 
 
 def play_game(
-    rules: AkelarreRules, policies: Sequence[Policy], seed: int, game: int = 0
+    rules: AkelarreRules,
+    policies: Sequence[Policy],
+    seed: int,
+    game: int = 0,
+    log: list[TurnReport] | None = None,
 ) -> GameRecord:
-    """One seeded game, seat ``s`` played by ``policies[s]``; every message is checked."""
+    """One seeded game, seat ``s`` played by ``policies[s]``; every message is checked.
+    Each turn's report is appended to ``log`` if given."""
     deal = random.Random(f"akelarre-deal:{seed}:{game}").getrandbits(32)
     state = AkelarreState.new_game(rules, seed=deal)
     first = state.first
@@ -326,6 +333,8 @@ def play_game(
         state, report = apply_with_report(state, action)
         if report is not None:
             reports.append(report)
+    if log is not None:
+        log.extend(reports)
     result = outcome(state)
     sorginak_rites = [r for t in reports for r in t.rites if not state.is_virtual(r.seat)]
     well = [r for r in sorginak_rites if r.destination == WELL]
@@ -338,6 +347,8 @@ def play_game(
         winners=result.winners,
         decided_by=result.decided_by,
         completed=tuple(len(state.seats[s].completed) for s in state.players),
+        resources_left=tuple(sum(state.seats[s].resources) for s in state.players),
+        powers=tuple(len(state.seats[s].powers) for s in state.players),
         turns=len(reports),
         deck_ran_out=state.deck_ran_out,
         decisions=counts["decisions"],

@@ -1,0 +1,486 @@
+"""``asterion akelarre …``: turn equilibria, objective plans, balance reports, one game.
+
+Every command takes the shipped tables unless given the user's own files (``--payouts``,
+``--supply``, ``--objectives``, ``--powers``); see ``models/akelarre_files.py`` for the
+formats.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from asterion.cli._common import (
+    NO,
+    UNKNOWN,
+    YES,
+    console,
+    finish,
+    print_json,
+    progress_bar,
+    reports_input_errors,
+)
+from asterion.errors import InputError
+from asterion.models.akelarre import (
+    ELEMENTS,
+    AkelarreRules,
+    AkelarreState,
+    Destination,
+    TurnReport,
+    destination_name,
+    parse_destination,
+)
+from asterion.models.akelarre_files import (
+    build_rules,
+    load_objectives,
+    load_payouts,
+    load_powers,
+    load_supply,
+    state_from_data,
+)
+from asterion.models.files import read_json_file
+from asterion.render.akelarre_svg import bars_svg
+from asterion.render.aster_svg import write_svg
+from asterion.solver.akelarre_balance import (
+    METRIC_DEFINITIONS,
+    BalanceReport,
+    make_policy,
+    play_game,
+    selfplay,
+)
+from asterion.solver.akelarre_equilibria import (
+    mixed_equilibria_2p,
+    mixed_equilibria_3p,
+    pure_equilibria,
+    turn_game,
+)
+from asterion.solver.akelarre_plan import PlanInstance, plan_cp_sat, plan_search
+
+app = typer.Typer(
+    help="Akelarre: message chains, rites and objectives for 2-5 Sorginak.", no_args_is_help=True
+)
+
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
+]
+PlayersOpt = Annotated[int, typer.Option("--players", help="Players, 2-5.")]
+StateOpt = Annotated[
+    Path | None,
+    typer.Option("--state", metavar="FILE", help="A position file (default: a seeded deal)."),
+]
+PayoutsOpt = Annotated[
+    Path | None,
+    typer.Option("--payouts", metavar="FILE", help="A payout table file (default: the seed's)."),
+]
+SupplyOpt = Annotated[
+    Path | None,
+    typer.Option("--supply", metavar="FILE", help="Resources per location by player count (K2)."),
+]
+ObjectivesOpt = Annotated[
+    Path | None, typer.Option("--objectives", metavar="FILE", help="Objective cards (K3).")
+]
+PowersOpt = Annotated[
+    Path | None, typer.Option("--powers", metavar="FILE", help="Power cards (K3).")
+]
+SabbaOpt = Annotated[
+    int, typer.Option("--sabba-bonus", min=0, help="K4: extra resources when alone.")
+]
+SeedOpt = Annotated[int, typer.Option(help="Seed: the same seed, the same answer.")]
+
+
+def _rules(
+    players: int,
+    payouts: Path | None,
+    supply: Path | None,
+    objectives: Path | None,
+    powers: Path | None,
+    sabba_bonus: int,
+) -> AkelarreRules:
+    return build_rules(
+        players,
+        payouts=load_payouts(payouts) if payouts else None,
+        supply=load_supply(supply) if supply else None,
+        objectives=load_objectives(objectives) if objectives else None,
+        powers=load_powers(powers) if powers else None,
+        sabba_bonus=sabba_bonus,
+        source=str(payouts) if payouts else "payouts",
+    )
+
+
+def _position(
+    state_file: Path | None, players: int, seed: int, tables: tuple[Any, ...]
+) -> AkelarreState:
+    """The position file's (its player count wins), or a seeded deal."""
+    if state_file is None:
+        return AkelarreState.new_game(_rules(players, *tables), seed=seed, first=0)
+    data = read_json_file(state_file)
+    counted = data.get("players") if isinstance(data, dict) else None
+    if isinstance(counted, int) and 2 <= counted <= 5:
+        return state_from_data(data, str(state_file), _rules(counted, *tables))
+    return state_from_data(data, str(state_file))
+
+
+# -- equilibria ----------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def equilibria(
+    players: PlayersOpt = 3,
+    state_file: StateOpt = None,
+    seed: SeedOpt = 0,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds for the 3-player mixed search.")
+    ] = 20.0,
+    payouts: PayoutsOpt = None,
+    supply: SupplyOpt = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    sabba_bonus: SabbaOpt = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """One turn's destination choice as a game: exact payoffs (gain in objective progress),
+    every pure Nash equilibrium, and mixed equilibria for 2 players (support enumeration)
+    and 3 players (supports of up to 2 destinations each).
+
+    Exit status 0; 3 when the 3-player mixed search ran out of time and found nothing.
+    """
+    tables = (payouts, supply, objectives, powers, sabba_bonus)
+    state = _position(state_file, players, seed, tables)
+    game = turn_game(state)
+    pure = pure_equilibria(game)
+    mixed: list[dict[str, Any]] = []
+    search_status = "not attempted (4 or more players)"
+    if len(game.players) == 2:
+        mixed = [_mixed_data(e) for e in mixed_equilibria_2p(game) if not e.is_pure]
+        search_status = "complete (equal-size supports)"
+    elif len(game.players) == 3:
+        search = mixed_equilibria_3p(game, time_limit=time_limit)
+        mixed = [_mixed_data(e) for e in search.equilibria if not e.is_pure]
+        search_status = (
+            "complete (supports of up to 2)"
+            if search.status.value == "optimal"
+            else f"time limit: {search.supports_examined} of {search.supports_total} supports"
+        )
+    document: dict[str, Any] = {
+        "players": state.rules.players,
+        "turn": state.turn,
+        "pure": [
+            {
+                "destinations": [destination_name(d) for d in profile],
+                "payoffs": [str(v) for v in game.payoff(profile)],
+            }
+            for profile in pure
+        ],
+        "mixed": mixed,
+        "mixed_search": search_status,
+    }
+    incomplete = search_status.startswith("time limit")
+    if json_out:
+        print_json(document)
+    else:
+        console.print(
+            f"turn {state.turn}, {state.rules.players} players: {len(game.profiles)} profiles, "
+            f"{len(pure)} pure equilibria"
+        )
+        for entry in document["pure"]:
+            console.print(
+                f"  {' '.join(f'{d:<6}' for d in entry['destinations'])}  payoffs "
+                f"{', '.join(entry['payoffs'])}"
+            )
+        console.print(f"mixed (not pure): {len(mixed)}; search {search_status}")
+        for entry in mixed:
+            for seat, strategy in enumerate(entry["strategies"]):
+                mix = ", ".join(f"{d} {p}" for d, p in strategy.items() if p != "0")
+                console.print(f"  seat {seat}: {mix}")
+            console.print(f"  payoffs {', '.join(entry['payoffs'])}")
+    finish(UNKNOWN if incomplete and not pure and not mixed else YES)
+
+
+def _mixed_data(equilibrium: Any) -> dict[str, Any]:
+    return {
+        "strategies": [
+            {destination_name(d): str(p) for d, p in enumerate(strategy)}
+            for strategy in equilibrium.strategies
+        ],
+        "payoffs": [str(v) for v in equilibrium.values],
+    }
+
+
+# -- plan ----------------------------------------------------------------------------------------
+
+
+def _schedules(text: str) -> tuple[tuple[Destination, ...], ...]:
+    """``earth,water/fire`` → one schedule per other seat, each cycled turn by turn."""
+    try:
+        return tuple(
+            tuple(parse_destination(name.strip()) for name in part.split("/"))
+            for part in text.split(",")
+        )
+    except InputError as error:
+        raise InputError(error.problem, source="--others") from None
+
+
+@app.command()
+@reports_input_errors
+def plan(
+    objectives_list: Annotated[
+        str,
+        typer.Option("--goals", help="Objective ids to complete in order, comma-separated."),
+    ] = "O13",
+    others: Annotated[
+        str,
+        typer.Option(
+            help="Destinations of the other seats in seat order, comma-separated; "
+            "a seat's list cycles turn by turn, its entries separated by '/'."
+        ),
+    ] = "earth,water",
+    players: PlayersOpt = 3,
+    seat: Annotated[int, typer.Option(help="The planner's seat.")] = 0,
+    first: Annotated[int, typer.Option(help="The first player on the first turn.")] = 0,
+    state_file: StateOpt = None,
+    method: Annotated[str, typer.Option(help="cp-sat or search.")] = "cp-sat",
+    time_limit: Annotated[float, typer.Option(min=0.01, help="Seconds for CP-SAT.")] = 10.0,
+    payouts: PayoutsOpt = None,
+    supply: SupplyOpt = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    sabba_bonus: SabbaOpt = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """The fewest turns for one seat to complete objectives in order while the others follow
+    a schedule (they collect but complete nothing); the plan is replayed by the rules engine.
+
+    Example: `asterion akelarre plan --players 3 --goals O13,O01 --others earth,water/fire`.
+    Exit status 0 planned, 1 impossible within the game's turns, 3 unknown in the time limit.
+    """
+    if method not in ("cp-sat", "search"):
+        raise InputError(f"unknown method {method!r} (expected cp-sat or search)")
+    tables = (payouts, supply, objectives, powers, sabba_bonus)
+    base = None if state_file is None else _position(state_file, players, 0, tables)
+    rules = base.rules if base is not None else _rules(players, *tables)
+    instance = PlanInstance.start(
+        rules,
+        seat=seat,
+        objectives=[o.strip() for o in objectives_list.split(",") if o.strip()],
+        others=_schedules(others),
+        first=base.first if base is not None else first,
+        base=base,
+    )
+    answer = (
+        plan_cp_sat(instance, time_limit=time_limit)
+        if method == "cp-sat"
+        else plan_search(instance)
+    )
+    if json_out:
+        print_json(answer.to_data())
+    else:
+        goals = ", ".join(str(rules.objective(o)) for o in instance.objectives)
+        console.print(f"seat {seat} completes {goals}")
+        if answer.turns is None:
+            console.print(f"{answer.status.value}: no plan ({answer.method})")
+        else:
+            console.print(
+                f"{answer.status.value} ({answer.method}, {answer.wall_time:.2f} s): "
+                f"{answer.turns} turns"
+            )
+            for t, destination in enumerate(answer.plan):
+                console.print(f"  turn {instance.state.turn + t}: {destination_name(destination)}")
+    status = answer.status.value
+    finish(YES if answer.turns is not None else NO if status == "infeasible" else UNKNOWN)
+
+
+# -- balance -------------------------------------------------------------------------------------
+
+
+def _policies(text: str, players: int) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if len(names) == 1:
+        names *= players
+    for name in names:
+        make_policy(name)
+    if len(names) != players:
+        raise InputError(
+            f"--policies takes one name for everyone or one per player ({players}), "
+            f"not {len(names)}"
+        )
+    return names
+
+
+@app.command()
+@reports_input_errors
+def balance(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 100,
+    players: PlayersOpt = 4,
+    policies: Annotated[
+        str, typer.Option(help="random, greedy or equilibrium: one for all or one per player.")
+    ] = "greedy",
+    seed: SeedOpt = 0,
+    payouts: PayoutsOpt = None,
+    supply: SupplyOpt = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    sabba_bonus: SabbaOpt = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write report.json, report.md and SVG plots here."),
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Seeded self-play over many games: win rates by turn-order position and by policy,
+    and the playout metrics (each defined in the report). With --payouts the same games are
+    also played with the shipped table, side by side.
+    """
+    names = _policies(policies, players)
+    tables = (payouts, supply, objectives, powers, sabba_bonus)
+    variants: dict[str, AkelarreRules] = {}
+    if payouts is not None:
+        variants["shipped"] = _rules(players, None, supply, objectives, powers, sabba_bonus)
+    variants[str(payouts.name) if payouts else "shipped"] = _rules(players, *tables)
+    reports: dict[str, BalanceReport] = {}
+    for label, rules in variants.items():
+        with progress_bar(f"playing ({label})", quiet=json_out) as progress:
+            reports[label] = selfplay(rules, names, games, seed, progress=progress)
+    document = {label: report.to_data() for label, report in reports.items()}
+    if out is not None:
+        _write_balance(out, reports)
+    if json_out:
+        print_json(document)
+        return
+    labels = list(reports)
+    console.print(f"{games} games, {players} players, policies {', '.join(names)}, seed {seed}")
+    console.print(f"{'metric':<24}" + "".join(f"{label:>16}" for label in labels))
+    rows = [
+        (f"win rate, position {k + 1}", [r.position_win_rates[k] for r in reports.values()])
+        for k in range(players)
+    ]
+    rows += [(name, [r.metrics[name] for r in reports.values()]) for name in METRIC_DEFINITIONS]
+    for name, values in rows:
+        console.print(f"{name:<24}" + "".join(f"{v:>16.3f}" for v in values))
+    for report in reports.values():
+        if len(report.policy_win_rates) > 1:
+            rates = ", ".join(f"{k} {v:.3f}" for k, v in report.policy_win_rates.items())
+            console.print(f"win rate per seat played: {rates}")
+    console.print("definitions:")
+    for name, definition in METRIC_DEFINITIONS.items():
+        console.print(f"  {name}: {definition}")
+    if out is not None:
+        console.print(f"report and plots: {out}")
+
+
+def _write_balance(out: Path, reports: dict[str, BalanceReport]) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create the folder: {error.strerror}", source=str(out)) from None
+    data = {label: report.to_data() for label, report in reports.items()}
+    (out / "report.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    first = next(iter(reports.values()))
+    positions = [str(k + 1) for k in range(first.players)]
+    write_svg(
+        out / "win-rates.svg",
+        bars_svg(
+            {label: list(r.position_win_rates) for label, r in reports.items()},
+            positions,
+            title="Win rate by turn-order position",
+            y_label="share of games won",
+        ),
+    )
+    shown = ["completion", "well_yield", "alone_yield", "company_yield"]
+    write_svg(
+        out / "yields.svg",
+        bars_svg(
+            {label: [r.metrics[m] for m in shown] for label, r in reports.items()},
+            shown,
+            title="Objectives per player and resources per rite",
+        ),
+    )
+    lines = ["| metric | " + " | ".join(reports) + " |", "|---|" + "---|" * len(reports)]
+    for name in METRIC_DEFINITIONS:
+        values = " | ".join(f"{r.metrics[name]:.3f}" for r in reports.values())
+        lines.append(f"| {name} | {values} |")
+    lines.append("")
+    lines += [f"- **{name}**: {text}" for name, text in METRIC_DEFINITIONS.items()]
+    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# -- simulate ------------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def simulate(
+    players: PlayersOpt = 4,
+    policies: Annotated[
+        str, typer.Option(help="random, greedy or equilibrium: one for all or one per player.")
+    ] = "greedy",
+    seed: SeedOpt = 0,
+    payouts: PayoutsOpt = None,
+    supply: SupplyOpt = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    sabba_bonus: SabbaOpt = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play one seeded game and show it turn by turn: destinations, takes, objectives."""
+    names = _policies(policies, players)
+    rules = _rules(players, payouts, supply, objectives, powers, sabba_bonus)
+    made = [make_policy(name) for name in names] + [make_policy("random")] * (rules.seats - players)
+    log: list[TurnReport] = []
+    record = play_game(rules, made, seed, log=log)
+    turns = [
+        {
+            "turn": report.turn,
+            "destinations": [destination_name(d) for d in report.destinations],
+            "well_transfer": list(report.well_transfer),
+            "rites": [
+                {
+                    "seat": r.seat,
+                    "at": destination_name(r.destination),
+                    "crowd": r.crowd,
+                    "sabba": r.sabba,
+                    "taken": {e: n for e, n in zip(ELEMENTS, r.taken, strict=True) if n},
+                    "completed": list(r.completed),
+                }
+                for r in report.rites
+            ],
+        }
+        for report in log
+    ]
+    completed: list[list[str]] = [[] for _ in range(rules.seats)]
+    for report in log:
+        for rite in report.rites:
+            completed[rite.seat] += rite.completed
+    document: dict[str, Any] = {
+        "players": players,
+        "policies": names,
+        "seed": seed,
+        "turns": turns,
+        "completed": completed[:players],
+        "resources_left": list(record.resources_left),
+        "powers": list(record.powers),
+        "winners": list(record.winners),
+        "decided_by": record.decided_by.value,
+    }
+    if json_out:
+        print_json(document)
+        return
+    for report in log:
+        parts = []
+        for rite in report.rites:
+            taken = ", ".join(f"{n} {e}" for e, n in zip(ELEMENTS, rite.taken, strict=True) if n)
+            done = f" completes {', '.join(rite.completed)}" if rite.completed else ""
+            alone = " (alone)" if rite.sabba else ""
+            where = destination_name(rite.destination)
+            parts.append(f"s{rite.seat} {where}{alone}: {taken or 'nothing'}{done}")
+        console.print(f"turn {report.turn:>2}: " + "; ".join(parts))
+    for seat in range(players):
+        console.print(
+            f"seat {seat} ({names[seat]}): {len(document['completed'][seat])} objectives, "
+            f"{document['resources_left'][seat]} resources, {document['powers'][seat]} powers"
+        )
+    winners = ", ".join(f"seat {s}" for s in record.winners)
+    console.print(f"winner: {winners} (by {record.decided_by.value})")

@@ -1,0 +1,134 @@
+"""The ``asterion akelarre`` commands: JSON shapes, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clirun import run, write
+
+FIRE_ONLY = {
+    "objectives": [{"id": f"F{k}", "needs": {"fire": 8}} for k in range(6)],
+}
+
+
+def test_equilibria_fire_only_objectives(tmp_path: Path) -> None:
+    # Every objective asks for 8 fire only, so only fire has value: with 3 players the one
+    # pure equilibrium is everyone at fire (3 each). 3 fire cover 3/8 of both the private
+    # and the public objective, each weighted ½: payoff 3/8.
+    objectives = write(tmp_path, FIRE_ONLY, "objectives.json")
+    code, out, _ = run(
+        "akelarre", "equilibria", "--players", "3", "--objectives", objectives, "--json"
+    )
+    document = json.loads(out)
+    assert code == 0
+    assert document["pure"] == [
+        {"destinations": ["fire", "fire", "fire"], "payoffs": ["3/8", "3/8", "3/8"]}
+    ]
+    assert document["mixed"] == [] and document["mixed_search"].startswith("complete")
+
+
+def test_equilibria_summary_on_the_shipped_deal() -> None:
+    code, out, _ = run("akelarre", "equilibria", "--players", "2")
+    assert code == 0 and "pure equilibria" in out
+
+
+def test_plan_three_elements_in_three_turns() -> None:
+    # O13: 2 earth, 2 water, 2 air; the others always at earth and water: 3 turns (see
+    # tests/solver/test_akelarre_plan.py for the hand argument).
+    code, out, _ = run(
+        "akelarre", "plan", "--players", "3", "--goals", "O13", "--others", "earth,water", "--json"
+    )
+    document = json.loads(out)
+    assert code == 0 and document["status"] == "optimal" and document["turns"] == 3
+
+
+def test_plan_impossible_is_exit_1(tmp_path: Path) -> None:
+    # 99 fire: the board holds 15.
+    objectives = write(
+        tmp_path, {"objectives": [{"id": "F99", "needs": {"fire": 99}}]}, "objectives.json"
+    )
+    code, out, _ = run("akelarre", "plan", "--goals", "F99", "--objectives", objectives)
+    assert code == 1 and "infeasible" in out
+
+
+def test_balance_writes_report_and_plots(tmp_path: Path) -> None:
+    payouts = write(
+        tmp_path,
+        {"tables": {"3": {"1": 2, "2": 3, "3": 3}}},
+        "flat.json",
+    )
+    out_dir = tmp_path / "report"
+    code, out, _ = run(
+        "akelarre",
+        "balance",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--policies",
+        "random",
+        "--payouts",
+        payouts,
+        "--out",
+        str(out_dir),
+        "--json",
+    )
+    document = json.loads(out)
+    assert code == 0 and set(document) == {"shipped", "flat.json"}
+    for report in document.values():
+        assert report["games"] == 3
+        assert sum(report["position_win_rates"]) == pytest.approx(1)
+        assert set(report["metrics"]) == set(report["definitions"])
+    for name in ("report.json", "report.md", "win-rates.svg", "yields.svg"):
+        assert (out_dir / name).stat().st_size > 0
+    assert (out_dir / "win-rates.svg").read_text().startswith("<svg")
+
+
+def test_simulate_winner_follows_the_tie_breaks() -> None:
+    code, out, _ = run(
+        "akelarre", "simulate", "--players", "3", "--policies", "random", "--seed", "4", "--json"
+    )
+    game = json.loads(out)
+    assert code == 0 and 1 <= len(game["turns"]) <= 13
+    keys = [
+        (len(done), left, powers)
+        for done, left, powers in zip(
+            game["completed"], game["resources_left"], game["powers"], strict=True
+        )
+    ]
+    best = max(keys)
+    assert game["winners"] == [s for s, key in enumerate(keys) if key == best]
+
+
+@pytest.mark.parametrize(
+    ("args", "document", "names"),
+    [
+        (["--payouts"], {"tables": {"4": {"1": 1, "2": 3, "4": 3}}}, "crowd size 3 is missing"),
+        (["--payouts"], {"tables": {"4": {"1": 1, "2": -3, "3": 4, "4": 3}}}, "tables.4.2"),
+        (["--supply"], {"tables": {"4": {"aether": 15}}}, "tables.4.aether"),
+        (["--objectives"], {"objectives": [{"id": "X", "needs": {"earth": -1}}]}, "needs"),
+    ],
+)
+def test_bad_tables_are_one_line_exit_2(
+    tmp_path: Path, args: list[str], document: object, names: str
+) -> None:
+    path = write(tmp_path, document, "table.json")
+    code, out, err = run("akelarre", "equilibria", "--players", "4", *args, path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and path in err and names in err
+
+
+@pytest.mark.parametrize("command", ["equilibria", "balance", "simulate", "plan"])
+def test_players_outside_2_to_5(command: str) -> None:
+    code, out, err = run("akelarre", command, "--players", "6")
+    assert code == 2 and out == "" and "players must be 2 to 5, not 6" in err
+
+
+def test_bad_state_file_and_bad_destination(tmp_path: Path) -> None:
+    path = write(tmp_path, {"players": 3, "seats": [{}, {}, {"private": "O99"}]})
+    code, _, err = run("akelarre", "equilibria", "--state", path)
+    assert code == 2 and "seats.2.private: unknown card 'O99'" in err
+    code, _, err = run("akelarre", "plan", "--others", "earth,lava")
+    assert code == 2 and "--others: unknown destination 'lava'" in err
