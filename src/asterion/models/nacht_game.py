@@ -413,10 +413,9 @@ class NachtState:
     def new_game(
         cls, sky: Sky, players: int = 3, seed: int = 0, rules: NachtRules | None = None
     ) -> NachtState:
-        """Setup: the start tile laid (N4), the others shuffled with ``seed``."""
-        order = [c for c in range(sky.cells) if c != sky.start]
-        random.Random(f"nacht-deal:{seed}").shuffle(order)
-        return cls.start(sky, order, players, rules)
+        """Setup: the start tile laid (N4), the others shuffled with ``seed``
+        (:func:`deal_order`)."""
+        return cls.start(sky, deal_order(sky, seed), players, rules)
 
     # -- queries -----------------------------------------------------------------------------------
 
@@ -456,6 +455,13 @@ class NachtState:
     def winners(self) -> tuple[int, ...]:
         best = max(self.coins)
         return tuple(p for p, c in enumerate(self.coins) if c == best)
+
+
+def deal_order(sky: Sky, seed: int) -> list[Cell]:
+    """The pile of a seeded deal, top first: every tile but the start tile, shuffled."""
+    order = [c for c in range(sky.cells) if c != sky.start]
+    random.Random(f"nacht-deal:{seed}").shuffle(order)
+    return order
 
 
 # -- legal moves -----------------------------------------------------------------------------------

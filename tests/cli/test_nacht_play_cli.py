@@ -1,0 +1,179 @@
+"""``asterion nacht simulate | best-play | advise``, in-process.
+
+Expected numbers: the solo invariant on the shipped sky (15 + 16 holes + 56 span coins = 87
+for a player who never declines; a decline costs exactly 1), and plain minimax for the
+value of a tiny known-order game.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clirun import run, write
+
+from asterion.models.nacht_files import tileset_to_data
+from asterion.models.nacht_game import NachtState, deal_order
+from asterion.models.nacht_game_files import order_document, practice_tileset
+from asterion.solver.nacht_play import minimax_value, solved_sky
+
+# The shipped sky (row 0 north): the start tile T17 at (2, 2); T14 lies north of it.
+SHIPPED_START, NORTH_OF_START = "T17", "T14"
+
+
+def practice_files(tmp_path: Path, width: int = 2, height: int = 3, seed: int = 0) -> str:
+    """A practice tile set and a seeded draw order beside it; returns the order file."""
+    tileset = practice_tileset(width, height, seed)
+    write(tmp_path, tileset_to_data(tileset), "sky.json")
+    sky = solved_sky(tileset)
+    return write(tmp_path, order_document(sky, deal_order(sky, seed), "sky.json"), "order.json")
+
+
+def solo_state(**changes: object) -> dict[str, object]:
+    document: dict[str, object] = {
+        "format": "asterion.nacht-state/1",
+        "laid": [SHIPPED_START],
+        "displays": [[]],
+        "coins": [15],
+        "active": 0,
+        "drawn": NORTH_OF_START,
+    }
+    document.update(changes)
+    return document
+
+
+# -- simulate -------------------------------------------------------------------------------------
+
+
+def test_simulate_solo_on_the_shipped_sky_collects_every_coin() -> None:
+    code, out, _ = run(
+        "nacht", "simulate", "--games", "2", "--players", "1", "--strategies", "greedy", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["coins"] == [[87], [87]]
+    assert data["strategies"][0]["mean"] == 87
+
+
+def test_simulate_three_strategies_with_a_plot(tmp_path: Path) -> None:
+    plot = tmp_path / "coins.svg"
+    code, out, _ = run(
+        "nacht",
+        "simulate",
+        "--games",
+        "3",
+        "--players",
+        "3",
+        "--strategies",
+        "always,greedy,denial",
+        "--plot",
+        str(plot),
+    )
+    assert code == 0
+    assert "win rates by seat" in out and "denial" in out
+    assert plot.read_text().lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_simulate_rejects_a_strategy_count_that_does_not_match() -> None:
+    code, out, err = run(
+        "nacht", "simulate", "--games", "1", "--players", "3", "--strategies", "always,greedy"
+    )
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "2 strategies for 3 players" in err
+
+
+def test_simulate_rejects_an_unknown_strategy() -> None:
+    code, _, err = run("nacht", "simulate", "--players", "2", "--strategies", "always,oracle")
+    assert code == 2 and "unknown strategy 'oracle'" in err
+
+
+# -- best-play ------------------------------------------------------------------------------------
+
+
+def test_best_play_value_matches_plain_minimax(tmp_path: Path) -> None:
+    order = practice_files(tmp_path)
+    code, out, _ = run("nacht", "best-play", "--order", order, "--json")
+    assert code == 0
+    data = json.loads(out)
+    sky = solved_sky(practice_tileset(2, 3, 0))
+    expected = minimax_value(NachtState.new_game(sky, players=2, seed=0))
+    assert data["status"] == "optimal" and data["value"] == expected
+    assert data["final_coins"][0] - data["final_coins"][1] == expected
+    assert len(data["shortfalls"]) == 8
+    assert all(s["shortfall"] >= 0 for s in data["shortfalls"])
+
+
+def test_best_play_prints_a_line(tmp_path: Path) -> None:
+    code, out, _ = run("nacht", "best-play", "--order", practice_files(tmp_path), "--no-shortfall")
+    assert code == 0 and "an optimal line" in out and "value" in out
+
+
+def test_best_play_refuses_the_full_sky_and_other_player_counts(tmp_path: Path) -> None:
+    # No tile set named: the shipped 5x5 sky, over the exact search's 24 tiles.
+    ids = [f"T{i:02d}" for i in range(1, 26) if f"T{i:02d}" != SHIPPED_START]
+    full = write(tmp_path, {"format": "asterion.nacht-order/1", "order": ids}, "full.json")
+    code, _, err = run("nacht", "best-play", "--order", full)
+    assert code == 2 and "at most 24" in err
+    code, _, err = run("nacht", "best-play", "--order", full, "--players", "3")
+    assert code == 2 and "2 players" in err
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        (lambda ids: [*ids[:-1], ids[0]], "appears twice"),
+        (lambda ids: [*ids[:-1], "T99"], "no tile 'T99'"),
+        (lambda ids: ids[:-1], "the order needs all 5"),
+    ],
+)
+def test_best_play_rejects_bad_orders(tmp_path: Path, order: object, message: str) -> None:
+    path = practice_files(tmp_path)
+    document = json.loads(Path(path).read_text())
+    document["order"] = order(document["order"])  # type: ignore[operator]
+    Path(path).write_text(json.dumps(document))
+    code, out, err = run("nacht", "best-play", "--order", path)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_best_play_rejects_a_file_of_the_wrong_format(tmp_path: Path) -> None:
+    path = write(tmp_path, {"format": "asterion.tileset/1", "order": []}, "o.json")
+    code, _, err = run("nacht", "best-play", "--order", path)
+    assert code == 2 and "format" in err
+
+
+# -- advise ---------------------------------------------------------------------------------------
+
+
+def test_advise_solo_decline_costs_one_coin(tmp_path: Path) -> None:
+    path = write(tmp_path, solo_state())
+    code, out, _ = run("nacht", "advise", path, "--samples", "3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["decline_minus_lay"] == {"mean": -1.0, "ci95": [-1.0, -1.0]}
+    coins = {m["move"]: m["mean_coins"] for m in data["moves"]}
+    assert coins == {f"lay {NORTH_OF_START}": 87.0, "decline (pay 1)": 86.0}
+
+
+def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
+    code, out, _ = run("nacht", "advise", write(tmp_path, solo_state()), "--samples", "2")
+    assert code == 0 and "declining instead of laying: -1.00" in out
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"laid": [SHIPPED_START, "T02"]}, "not connected"),
+        ({"laid": ["T14"], "drawn": None}, "start tile T17 must be laid"),
+        ({"drawn": "T01"}, "does not fit"),
+        ({"coins": [15, 15]}, "2 entries for 1 players"),
+        ({"displays": [[NORTH_OF_START]]}, "also in"),
+        ({"active": 1}, "player 1 of 1"),
+        ({"mood": "bold"}, "unknown field"),
+    ],
+)
+def test_advise_rejects_impossible_positions(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    code, out, err = run("nacht", "advise", write(tmp_path, solo_state(**changes)))
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
