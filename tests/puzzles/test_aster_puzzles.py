@@ -1,0 +1,225 @@
+"""Aster solo puzzles: the plan counter against a brute force over the rules engine,
+generation (unique, graded, deterministic), files and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from asterion.errors import InputError
+from asterion.models.aster import Action, AsterState, apply, slot_actions
+from asterion.models.aster_cards import BOARD_ACTIONS
+from asterion.models.aster_files import parse_state
+from asterion.puzzles.aster import (
+    PUZZLE_FORMAT,
+    Difficulty,
+    Grade,
+    generate_puzzle,
+    label_of,
+    load_puzzle,
+    prove,
+    puzzle_from_data,
+    puzzle_svg,
+    puzzle_to_data,
+    solution_to_data,
+)
+from asterion.puzzles.aster_plans import count_plans
+from asterion.solver.aster_reach import ReachQuestion, search_reach
+
+# -- an independent brute force: every action sequence, by the rules engine ----------------------
+
+
+def _move_of(action: Action) -> tuple[str, ...]:
+    if action.point is not None:
+        return ("at", action.point)
+    if action.origin is not None and action.target is not None:
+        return ("move", action.origin, action.target)
+    return ("supernova",)
+
+
+def _sequences(
+    question: ReachQuestion, state: AsterState, moves: tuple[tuple[str, ...], ...]
+) -> Iterator[tuple[AsterState, tuple[tuple[str, ...], ...]]]:
+    """Every sequence of board-changing actions (turn 1 only), stopping at the target."""
+    if question.is_goal(state) is not None:
+        yield state, moves
+        return
+    for slot in range(state.next_slot, len(state.actions)):
+        if state.actions[slot] not in BOARD_ACTIONS:
+            continue
+        for action in slot_actions(state, slot):
+            after = apply(state, action)
+            if after.stars == state.stars:
+                continue
+            yield from _sequences(question, after, (*moves, _move_of(action)))
+
+
+def brute_force(question: ReachQuestion) -> tuple[int | None, int, int]:
+    """(fewest actions, plan classes of that length, classes one longer): a class is the
+    final board with the multiset of moves."""
+    classes: dict[int, set[object]] = {}
+    for final, moves in _sequences(question, question.state, ()):
+        classes.setdefault(len(moves), set()).add((final.stars, tuple(sorted(moves))))
+    if not classes:
+        return None, 0, 0
+    shortest = min(classes)
+    return shortest, len(classes[shortest]), len(classes.get(shortest + 1, ()))
+
+
+def _random_question(rng: random.Random) -> ReachQuestion:
+    points = ["1N", "1NE", "1E", "1SE", "1S", "1SW", "1W", "1NW"]
+    points += ["2N", "2NE", "2E", "2SE", "2S", "2SW", "2W", "2NW", "C"]
+    stars = {p: rng.choice(["red", "blue"]) for p in rng.sample(points, rng.randint(1, 4))}
+    kinds = ["generate", "generate_targeted", "move_line", "move_ring", "nudge", "supernova"]
+    actions = rng.choices(kinds, k=rng.randint(1, 3))
+    own = sum(1 for c in stars.values() if c == "red")
+    state = parse_state(
+        json.dumps(
+            {
+                "rings": 2,
+                "stars": stars,
+                "reserve": {"red": min(rng.randint(0, 2), 10 - own)},
+                "player": "red",
+                "players": ["red", "blue"],
+                "actions": actions,
+            }
+        )
+    )
+    pattern = rng.choice([[[0, 0], [1, 0]], [[0, 0], [1, 1]], [[0, 0], [1, 0], [1, 1]]])
+    return ReachQuestion.build(state, pattern)
+
+
+def test_counter_matches_brute_force_on_tiny_questions() -> None:
+    rng = random.Random(2024)
+    checked = 0
+    for _ in range(40):
+        question = _random_question(rng)
+        expected = brute_force(question)
+        count = count_plans(question)
+        assert count.complete
+        if expected[0] is None:
+            assert count.min_actions is None
+            continue
+        assert (count.min_actions, count.plans, count.near_misses) == expected
+        checked += 1
+    assert checked >= 15
+
+
+def test_counter_agrees_with_breadth_first_minimum() -> None:
+    rng = random.Random(7)
+    for _ in range(15):
+        question = _random_question(rng)
+        assert count_plans(question).min_actions == search_reach(question).min_actions
+
+
+def test_commuting_moves_are_one_plan() -> None:
+    # Two independent nudges (1N to 2N, 1S to 2S) complete the N-C-S line: two orders, one
+    # plan (same moves, same final board).
+    state = parse_state(
+        '{"rings": 2, "stars": {"1N": "red", "1S": "blue", "C": "red"}, "player": "red",'
+        ' "players": ["red", "blue"], "actions": ["nudge", "nudge"]}'
+    )
+    question = ReachQuestion.build(state, [[0, 0], [0, 1], [0, -1]])
+    assert len(list(_sequences(question, state, ()))) == 2
+    count = count_plans(question)
+    assert (count.min_actions, count.plans) == (2, 1) == brute_force(question)[:2]
+    assert count.certificate is not None
+
+
+# -- generation -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def medium() -> tuple[object, ...]:
+    generated = generate_puzzle(11, 0, Difficulty.MEDIUM)
+    assert generated.puzzle is not None and generated.solution is not None
+    return generated.puzzle, generated.solution
+
+
+def test_generated_puzzle_is_unique_graded_and_replays(medium: tuple[object, ...]) -> None:
+    puzzle, certificate = medium
+    assert puzzle.difficulty is Difficulty.MEDIUM  # type: ignore[attr-defined]
+    verdict = prove(puzzle)  # type: ignore[arg-type]
+    assert verdict.unique is True
+    assert verdict.count.min_actions == len(certificate.steps)  # type: ignore[attr-defined]
+    question = puzzle.question()  # type: ignore[attr-defined]
+    assert brute_force(question)[:2] == (len(certificate.steps), 1)  # type: ignore[attr-defined]
+
+
+def test_generation_is_deterministic() -> None:
+    first = generate_puzzle(5, 3, Difficulty.EASY)
+    again = generate_puzzle(5, 3, Difficulty.EASY)
+    assert first.puzzle is not None and again.puzzle is not None
+    assert puzzle_to_data(first.puzzle) == puzzle_to_data(again.puzzle)
+    other = generate_puzzle(5, 4, Difficulty.EASY)
+    assert other.puzzle is not None
+    assert puzzle_to_data(other.puzzle) != puzzle_to_data(first.puzzle)
+
+
+def test_labels_follow_the_documented_floors() -> None:
+    assert label_of(Grade(1, 4, 30, 5000)) is Difficulty.EASY
+    assert label_of(Grade(2, 0, 0, 0)) is Difficulty.MEDIUM
+    assert label_of(Grade(3, 0, 0, 0)) is Difficulty.HARD
+    assert label_of(Grade(3, 3, 5, 300)) is Difficulty.EXPERT
+
+
+# -- files -------------------------------------------------------------------------------------
+
+
+def test_file_round_trip_and_picture(medium: tuple[object, ...], tmp_path: Path) -> None:
+    puzzle, certificate = medium
+    data = puzzle_to_data(puzzle)  # type: ignore[arg-type]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    again = load_puzzle(path)
+    assert puzzle_to_data(again) == data
+    solution = solution_to_data(again, certificate)  # type: ignore[arg-type]
+    assert solution["min_actions"] == len(solution["plan"])
+    svg = puzzle_svg(again)
+    assert svg.startswith("<svg") and again.id in svg
+
+
+def _document(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "format": PUZZLE_FORMAT,
+        "id": "t",
+        "position": {
+            "stars": {"4N": "red"},
+            "player": "red",
+            "players": ["red", "blue"],
+            "actions": ["nudge"],
+        },
+        "target": {"card": "Tri"},
+        "turns": 1,
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"format": "asterion.aster-puzzle/9"}, "format"),
+        ({"position": {"stars": {"9X": "red"}, "player": "red"}}, "position.stars"),
+        ({"position": {"stars": {"4N": "red"}, "reserve": {"red": 10}}}, "position.reserve"),
+        ({"target": {"pattern": [[0, 0], [12, 0]]}}, "wider than the board"),
+        ({"target": {"card": "Xyz"}}, "unknown card"),
+        ({"turns": 9}, "turns"),
+    ],
+)
+def test_bad_puzzle_files_are_one_line_errors(changes: dict[str, object], words: str) -> None:
+    with pytest.raises(InputError) as caught:
+        puzzle_from_data(_document(**changes), "p.json")
+    message = str(caught.value)
+    assert "\n" not in message and words in message and message.startswith("p.json")
+
+
+def test_a_pattern_with_no_placement_is_refused() -> None:
+    # Spans the board corner to corner, and the point beside a corner is no point.
+    data = _document(target={"pattern": [[0, 0], [8, 8], [1, 0]]})
+    with pytest.raises(InputError, match="cannot fit"):
+        puzzle_from_data(data, "p.json")
