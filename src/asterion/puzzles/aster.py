@@ -158,7 +158,7 @@ def label_of(grade: Grade) -> Difficulty:
 
     >>> label_of(Grade(min_actions=1, decoys=2, near_misses=0, effort=3)).value
     'easy'
-    >>> label_of(Grade(min_actions=3, decoys=3, near_misses=6, effort=400)).value
+    >>> label_of(Grade(min_actions=3, decoys=1, near_misses=0, effort=50)).value
     'hard'
     """
     for label, actions, score in LABEL_FLOORS:
