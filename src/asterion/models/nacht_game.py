@@ -71,6 +71,8 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 5
 """3-4 as published; 2 and 5 as options; 1 for the solo invariant."""
 
 Phase = Literal["turn", "knock", "over"]
+FRONTIER_CACHE = 1 << 18
+"""Laid sets whose frontier a sky remembers before starting afresh."""
 
 
 def bits(mask: Mask) -> Iterator[Cell]:
@@ -111,6 +113,11 @@ class Sky:
     spans_at: tuple[tuple[tuple[Mask, int], ...], ...] = field(
         init=False, repr=False, compare=False
     )
+    hole_masks: tuple[Mask, ...] = field(init=False, repr=False, compare=False)
+    span_sizes: tuple[tuple[Mask, int], ...] = field(init=False, repr=False, compare=False)
+    _frontiers: dict[Mask, Mask] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -142,6 +149,10 @@ class Sky:
         object.__setattr__(self, "neighbours", tuple(neighbours))
         object.__setattr__(self, "holes_at", tuple(tuple(x) for x in holes))
         object.__setattr__(self, "spans_at", tuple(tuple(x) for x in spans))
+        object.__setattr__(self, "hole_masks", tuple(sorted({m for ms in holes for m in ms})))
+        object.__setattr__(
+            self, "span_sizes", tuple((mask, mask.bit_count()) for _, mask in self.constellations)
+        )
 
     @classmethod
     def grid(
@@ -229,7 +240,21 @@ class Sky:
 
     def fitting(self, laid: Mask, tiles: Mask) -> Mask:
         """The tiles of ``tiles`` that fit."""
-        return sum(1 << c for c in bits(tiles) if self.fits(laid, c))
+        return tiles & self.frontier(laid)
+
+    def frontier(self, laid: Mask) -> Mask:
+        """The cells not laid next to a laid one (remembered per ``laid``: a hot path)."""
+        cache = self._frontiers
+        found = cache.get(laid)
+        if found is None:
+            found = 0
+            for cell in bits(laid):
+                found |= self.neighbours[cell]
+            found &= ~laid
+            if len(cache) >= FRONTIER_CACHE:
+                cache.clear()
+            cache[laid] = found
+        return found
 
     def holes_closed(self, laid: Mask, cell: Cell) -> int:
         """Holes that laying ``cell`` onto ``laid`` closes."""

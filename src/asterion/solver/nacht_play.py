@@ -496,6 +496,7 @@ def _key(state: NachtState) -> tuple[Any, ...]:
     aside, and at most ``len(pile) + 1`` more declines can come, so capping the available
     coins there keeps every future move's legality."""
     cap = (len(state.pile) + 2) * state.rules.decline_cost
+    coins, owed = state.coins, state.owed
     return (
         state.laid,
         state.displays,
@@ -509,12 +510,32 @@ def _key(state: NachtState) -> tuple[Any, ...]:
         state.declined,
         state.knocker,
         state.first_out,
-        tuple(min(c - o, cap) for c, o in zip(state.coins, state.owed, strict=True)),
+        min(coins[0] - owed[0], cap),
+        min(coins[1] - owed[1], cap),
     )
 
 
 def _diff(before: NachtState, after: NachtState) -> int:
     return (after.coins[0] - before.coins[0]) - (after.coins[1] - before.coins[1])
+
+
+def _open_rewards(sky: Sky, laid: int) -> int:
+    """Coins for the holes and constellations not yet complete."""
+    coins = sum(1 for hole in sky.hole_masks if hole & laid != hole)
+    return coins + sum(size for mask, size in sky.span_sizes if mask & laid != mask)
+
+
+def _room(state: NachtState, open_rewards: int) -> int:
+    """A bound on how far the future coin difference can move either way: every reward
+    still open, every knock and every decline to come going one way, and the coins set
+    aside (variant) paid; with the empty-display bonus, a coin per round still to come."""
+    rules = state.rules
+    unlaid = state.sky.cells - state.laid.bit_count()
+    room = open_rewards + unlaid * rules.knock_reward
+    room += (len(state.pile) + 1) * rules.decline_cost + max(state.owed)
+    if rules.empty_display_bonus:
+        room += unlaid + len(state.pile)
+    return room
 
 
 class _Search:
@@ -527,6 +548,7 @@ class _Search:
         self.deadline = deadline
         self.fixed = fixed
         self.rng = random.Random(0)
+        self.open: dict[int, int] = {}
 
     def moves(self, state: NachtState) -> list[Move]:
         if self.fixed is not None and state.decider == self.fixed[0]:
@@ -543,6 +565,14 @@ class _Search:
         self.nodes += 1
         if self.nodes & 4095 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
+        rewards = self.open.get(state.laid)
+        if rewards is None:
+            rewards = self.open[state.laid] = _open_rewards(state.sky, state.laid)
+        room = _room(state, rewards)
+        if room <= alpha:
+            return room
+        if -room >= beta:
+            return -room
         key = _key(state)
         entry = self.table.get(key)
         hint: Move | None = None
@@ -580,7 +610,19 @@ class _Search:
         return result
 
     def exact(self, state: NachtState) -> int:
-        return self.value(state, -math.inf, math.inf)
+        """The exact value by MTD(f): null-window searches closing in on it, the table
+        kept between them (Plaat et al., "Best-first fixed-depth minimax algorithms", 1996),
+        starting from the greedy players' outcome."""
+        lower, upper = -math.inf, math.inf
+        guess = _diff(state, play_out(state, [GreedyPolicy()] * 2, self.rng, checked=False))
+        while lower < upper:
+            beta = guess + 1 if guess == lower else guess
+            guess = self.value(state, beta - 1, beta)
+            if guess < beta:
+                upper = guess
+            else:
+                lower = guess
+        return guess
 
     def line(self, state: NachtState) -> list[tuple[int, Move]]:
         """An optimal line of play from ``state``: (decider, move) to the end."""
