@@ -104,6 +104,24 @@ def test_best_play_value_matches_plain_minimax(tmp_path: Path) -> None:
     assert all(s["shortfall"] >= 0 for s in data["shortfalls"])
 
 
+def test_best_play_on_a_practice_sky_by_deal(tmp_path: Path) -> None:
+    document = {
+        "format": "asterion.nacht-order/1",
+        "practice": {"width": 3, "height": 2, "seed": 2},
+        "deal": 2,
+    }
+    code, out, _ = run("nacht", "best-play", "--order", write(tmp_path, document), "--json")
+    assert code == 0
+    sky = solved_sky(practice_tileset(3, 2, 2))
+    assert json.loads(out)["value"] == minimax_value(NachtState.new_game(sky, 2, seed=2))
+
+
+def test_best_play_wants_an_order_or_a_deal(tmp_path: Path) -> None:
+    document = {"format": "asterion.nacht-order/1", "order": ["T1"], "deal": 2}
+    code, _, err = run("nacht", "best-play", "--order", write(tmp_path, document))
+    assert code == 2 and "either an order" in err and err.count("\n") == 1
+
+
 def test_best_play_prints_a_line(tmp_path: Path) -> None:
     code, out, _ = run("nacht", "best-play", "--order", practice_files(tmp_path), "--no-shortfall")
     assert code == 0 and "an optimal line" in out and "value" in out

@@ -27,6 +27,7 @@ from asterion.models.nacht_files import default_tileset, load_tileset
 from asterion.models.nacht_game import Sky, describe
 from asterion.models.nacht_game_files import (
     order_state,
+    practice_tileset,
     read_order,
     read_state,
     spec_state,
@@ -141,7 +142,11 @@ def best_play(
     if players != 2:
         raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
     spec = read_order(order)
-    sky = _sky(tileset, tileset_path(spec.tileset, order))
+    if spec.practice is not None and tileset is None:
+        practice = spec.practice
+        sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
+    else:
+        sky = _sky(tileset, tileset_path(spec.tileset, order))
     state = order_state(spec, sky, str(order), players)
     with progress_bar("searching", quiet=json_out):
         answer = solve_known_order(state, time_limit=time_limit)

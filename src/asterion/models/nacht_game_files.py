@@ -4,10 +4,14 @@ Both files name tiles by their printed ids and may name a tile set (``"tileset"`
 relative to the file; by default the shipped sky); the caller solves that set and passes the
 resulting :class:`~asterion.models.nacht_game.Sky`.
 
-A draw order (``asterion.nacht-order/1``), the pile top first, every tile but the start tile::
+A draw order (``asterion.nacht-order/1``), the pile top first, every tile but the start tile,
+or ``"deal": SEED`` for a seeded shuffle; instead of a tile set it may name a practice sky
+(below) by its grid and seed::
 
-    {"format": "asterion.nacht-order/1", "tileset": "practice-3x4.json",
+    {"format": "asterion.nacht-order/1", "tileset": "small-sky.json",
      "order": ["T07", "T02", ...]}
+    {"format": "asterion.nacht-order/1", "practice": {"width": 3, "height": 4, "seed": 1},
+     "deal": 7}
 
 A position (``asterion.nacht-state/1``) at the start of a decision of ``active``; the pile is
 every tile neither laid, nor in a display, nor drawn (its order is not known)::
@@ -35,7 +39,7 @@ import random
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asterion.errors import InputError
 from asterion.models.edges import MAX_SIDE
@@ -51,12 +55,14 @@ from asterion.models.nacht_game import (
     NachtRules,
     NachtState,
     Sky,
+    deal_order,
 )
 
 ORDER_FORMAT = "asterion.nacht-order/1"
 STATE_FORMAT = "asterion.nacht-state/1"
 MAX_TILES = MAX_SIDE * MAX_SIDE
 MAX_COINS = 1_000_000
+MAX_PRACTICE_SIDE = 8
 
 
 class _RulesSpec(BaseModel):
@@ -72,12 +78,29 @@ class _RulesSpec(BaseModel):
     must_lay_when_pile_empty: bool = True
 
 
+class PracticeSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    width: int = Field(ge=2, le=MAX_PRACTICE_SIDE)
+    height: int = Field(ge=2, le=MAX_PRACTICE_SIDE)
+    seed: int = Field(default=0, ge=0, le=2**32)
+
+
 class OrderSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: Literal["asterion.nacht-order/1"] = "asterion.nacht-order/1"
     tileset: str | None = Field(default=None, max_length=4096)
-    order: list[str] = Field(max_length=MAX_TILES)
+    practice: PracticeSpec | None = None
+    order: list[str] | None = Field(default=None, max_length=MAX_TILES)
+    deal: int | None = Field(default=None, ge=0, le=2**32)
     rules: _RulesSpec = Field(default_factory=_RulesSpec)
+
+    @model_validator(mode="after")
+    def _one_of_each(self) -> OrderSpec:
+        if self.tileset is not None and self.practice is not None:
+            raise ValueError("give a tileset or a practice sky, not both")
+        if (self.order is None) == (self.deal is None):
+            raise ValueError("give either an order (tile ids) or a deal (a seed)")
+        return self
 
 
 class StateSpec(BaseModel):
@@ -127,6 +150,9 @@ def order_state(spec: OrderSpec, sky: Sky, source: str, players: int = 2) -> Nac
 
     :raises InputError: naming the file and field, for an unknown, repeated or missing tile.
     """
+    if spec.order is None:
+        assert spec.deal is not None
+        return NachtState.start(sky, deal_order(sky, spec.deal), players, _rules(spec.rules))
     cells = [_cell(sky, t, source, f"order.{i}") for i, t in enumerate(spec.order)]
     seen: set[Cell] = set()
     for i, cell in enumerate(cells):
