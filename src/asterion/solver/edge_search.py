@@ -71,9 +71,9 @@ Cell = tuple[int, int]
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 
-ORDERS = ("row", "column", "frame", "spiral")
-"""Cell orders: row by row; column by column; the border ring first, then the inside row by
-row; ring by ring inwards."""
+ORDERS = ("row", "column", "diagonal", "frame", "spiral")
+"""Cell orders: row by row; column by column; by anti-diagonals; the border ring first, then
+the inside row by row; ring by ring inwards. Row by row is the fastest measured (benchmarks)."""
 
 CORNERS = ("nw", "ne", "sw", "se")
 
@@ -84,6 +84,7 @@ MAX_KEEP = 1_000_000
 """At most this many arrangements are returned (the count goes on)."""
 
 FIRST_SLICE = 20_000
+RACE_SLICE = 1 << 17
 SLICE_SECONDS = 0.05
 """The search runs in slices of nodes; each slice is sized to take about this long."""
 
@@ -121,6 +122,8 @@ def _nw_order(width: int, height: int, order: str) -> list[Cell]:
     rows = [(r, c) for r in range(height) for c in range(width)]
     if order == "row":
         return rows
+    if order == "diagonal":
+        return sorted(rows, key=lambda cell: (cell[0] + cell[1], cell[0]))
     if order == "frame":
         ring = _ring(0, 0, height - 1, width - 1)
         return ring + [cell for cell in rows if cell not in set(ring)]
@@ -443,15 +446,109 @@ def _precheck(problem: EdgeProblem, mate: list[int]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Variant:
+    """One way to run the search: a cell order, its start corner, and which corner piece
+    (by position among :func:`corner_pieces`) is pinned when rotations are on."""
+
+    order: str = "row"
+    start: str = "nw"
+    pinned: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.order}/{self.start}/pin{self.pinned}"
+
+
+class _Run:
+    """One variant's search, resumable slice by slice."""
+
+    def __init__(self, problem: EdgeProblem, variant: Variant, count_limit: int, keep: int):
+        cells = cell_order(problem.width, problem.height, variant.order, variant.start)
+        self.variant = variant
+        self.tables = _build_tables(problem, cells, variant.pinned)
+        n = len(cells)
+        self.count_limit = min(count_limit, 1 << 62)
+        self.placed = np.full(n, -1, dtype=np.int32)
+        self.used = np.zeros(len(problem.pieces), dtype=np.int32)
+        self.cursor = np.full(n, -1, dtype=np.int32)
+        self.seg_end = np.zeros(n, dtype=np.int32)
+        self.state = np.zeros(4, dtype=np.int64)
+        self.kept = np.full((min(keep, count_limit), n), -1, dtype=np.int32)
+
+    def advance(self, budget: int) -> None:
+        t = self.tables
+        _search_slice(
+            t.colors,
+            t.piece,
+            t.mate,
+            t.candidates,
+            t.seg_start,
+            t.seg_len,
+            t.cell,
+            t.base,
+            t.key_side,
+            t.key_nb,
+            t.stride,
+            t.extra_side,
+            t.extra_nb,
+            t.pin,
+            t.ban,
+            self.placed,
+            self.used,
+            self.cursor,
+            self.seg_end,
+            self.state,
+            self.kept,
+            self.count_limit,
+            budget,
+        )
+
+    @property
+    def outcome(self) -> int:
+        return int(self.state[3])
+
+    @property
+    def count(self) -> int:
+        return int(self.state[1])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[2])
+
+
+def race_variants(problem: EdgeProblem) -> list[Variant]:
+    """The variants raced for a first arrangement: row and column scans, each from every
+    distinct corner piece pinned (rotations on) or from every corner (rotations off).
+
+    Their running times to a first arrangement differ by orders of magnitude on the same
+    puzzle (benchmarks), so running them side by side in equal slices finds one in about
+    (number of variants) x (the fastest one's time).
+    """
+    pins, starts = [0], list(CORNERS)
+    corners = corner_pieces(problem)
+    if problem.whole_turns() > 1 and corners:
+        starts = ["nw"]
+        seen: dict[tuple[int, ...], int] = {}
+        for position, index in enumerate(corners):
+            piece = problem.pieces[index]
+            seen.setdefault(min(turn(piece, k) for k in range(4)), position)
+        pins = sorted(seen.values())
+    return [
+        Variant(order, start, pin)
+        for pin in pins
+        for order in ("row", "column")
+        for start in starts
+    ]
+
+
 def search_arrangements(
     problem: EdgeProblem,
     *,
     count_limit: int = 1,
     keep: int = 2,
     time_limit: float = 10.0,
-    order: str = "row",
-    start: str = "nw",
-    pinned: int = 0,
+    race: bool | None = None,
+    variant: Variant = Variant(),
 ) -> EdgeSearchResult:
     """Find and count the arrangements of an edge-matching problem by exact search.
 
@@ -467,15 +564,20 @@ def search_arrangements(
     time_limit : float
         Seconds; when the clock stops the search the status is FEASIBLE or UNKNOWN, never
         INFEASIBLE.
-    order : str
-        The cell order, one of :data:`ORDERS` (row by row unless measuring).
+    race : bool or None
+        Run the :func:`race_variants` side by side in equal slices and answer with the first
+        to finish (to find one arrangement fast). None (default): race when ``count_limit``
+        is 1, else run ``variant`` alone (counting needs the whole space once).
+    variant : Variant
+        The search run when not racing (row by row from the north-west corner by default).
 
     :raises ValueError: on a piece count other than width x height, a grid outside the
-        limits, a bad mate table or a count limit below 1.
+        limits, a bad mate table, a count limit below 1 or an unknown order.
     :raises RuntimeError: if an arrangement fails the edge-by-edge re-check (a bug).
     """
     began = time.perf_counter()
     _validate(problem, count_limit, keep)
+    cell_order(2, 2, variant.order, variant.start)  # an unknown order or corner raises here
     mate = _mate_table(problem)
     reason = _precheck(problem, mate)
     if reason is not None:
@@ -488,75 +590,65 @@ def search_arrangements(
             notes=(reason,),
         )
 
-    cells = cell_order(problem.width, problem.height, order, start)
-    tables = _build_tables(problem, cells, pinned)
-    n = len(cells)
-    placed = np.full(n, -1, dtype=np.int32)
-    used = np.zeros(len(problem.pieces), dtype=np.int32)
-    cursor = np.full(n, -1, dtype=np.int32)
-    seg_end = np.zeros(n, dtype=np.int32)
-    state = np.zeros(4, dtype=np.int64)
-    kept = np.full((min(keep, count_limit), n), -1, dtype=np.int32)
-
-    budget = FIRST_SLICE
+    racing = count_limit == 1 if race is None else race
+    variants = race_variants(problem) if racing else [variant]
+    runs = [_Run(problem, v, count_limit, keep) for v in variants]
     deadline = began + time_limit
-    while True:
-        slice_start = time.perf_counter()
-        _search_slice(
-            tables.colors,
-            tables.piece,
-            tables.mate,
-            tables.candidates,
-            tables.seg_start,
-            tables.seg_len,
-            tables.cell,
-            tables.base,
-            tables.key_side,
-            tables.key_nb,
-            tables.stride,
-            tables.extra_side,
-            tables.extra_nb,
-            tables.pin,
-            tables.ban,
-            placed,
-            used,
-            cursor,
-            seg_end,
-            state,
-            kept,
-            min(count_limit, 1 << 62),
-            budget,
-        )
-        now = time.perf_counter()
-        if state[3] != _RUNNING or now >= deadline:
-            break
-        took = max(now - slice_start, 1e-4)
-        budget = int(min(max(budget * SLICE_SECONDS / took, 1000), budget * 4, 1 << 30))
+    winner = _race(runs, deadline) if racing else _alone(runs[0], deadline)
 
-    count = int(state[1])
-    outcome = int(state[3])
-    solutions = tuple(_arrangement(problem, tables, kept[i]) for i in range(min(count, keep)))
+    solutions = tuple(
+        _arrangement(problem, winner.tables, winner.kept[i]) for i in range(min(winner.count, keep))
+    )
     for arrangement in solutions:
         mismatches = check_arrangement(problem, arrangement)
         if mismatches:
             raise RuntimeError(f"search produced an invalid arrangement: {mismatches[0]}")
+    count, outcome = winner.count, winner.outcome
     if outcome == _EXHAUSTED:
         status = Status.OPTIMAL if count else Status.INFEASIBLE
     elif outcome == _LIMIT:
         status = Status.OPTIMAL
     else:
         status = Status.FEASIBLE if count else Status.UNKNOWN
-    notes = (f"order={order}", "numba" if HAVE_NUMBA else "pure Python (numba missing)")
+    notes = (
+        f"variant={winner.variant}" + (f" (first of {len(runs)} raced)" if racing else ""),
+        "numba" if HAVE_NUMBA else "pure Python (numba missing)",
+    )
     return EdgeSearchResult(
         status=status,
         count=count,
         complete=outcome == _EXHAUSTED,
         solutions=solutions,
-        nodes=int(state[2]),
+        nodes=sum(run.nodes for run in runs),
         wall_time=time.perf_counter() - began,
         engine="search",
         notes=notes,
     )
+
+
+def _alone(run: _Run, deadline: float) -> _Run:
+    """Run one search in slices sized to about :data:`SLICE_SECONDS` until done or late."""
+    budget = FIRST_SLICE
+    while True:
+        slice_start = time.perf_counter()
+        run.advance(budget)
+        now = time.perf_counter()
+        if run.outcome != _RUNNING or now >= deadline:
+            return run
+        took = max(now - slice_start, 1e-4)
+        budget = int(min(max(budget * SLICE_SECONDS / took, 1000), budget * 4, 1 << 30))
+
+
+def _race(runs: list[_Run], deadline: float) -> _Run:
+    """Round-robin in equal slices of :data:`RACE_SLICE` steps (so the winner does not depend
+    on the machine's speed); the first run to finish wins, else the one with most found."""
+    while True:
+        for run in runs:
+            run.advance(RACE_SLICE)
+            if run.outcome != _RUNNING:
+                return run
+        if time.perf_counter() >= deadline:
+            return max(runs, key=lambda r: r.count)
 
 
 def _validate(problem: EdgeProblem, count_limit: int, keep: int) -> None:
