@@ -74,17 +74,24 @@ def bench_simulation(games: int) -> None:
     sky = solved_sky(default_tileset())
     print("## Simulation (shipped 5x5 sky, 3 players, seats rotated over the same deals)")
     print()
-    print("| line-up | games | games/s | mean coins by strategy | win rate by strategy |")
-    print("|---|--:|--:|---|---|")
+    print("| line-up | games | games/s | mean coins (sd) | win rate | win rate by seat |")
+    print("|---|--:|--:|---|---|---|")
     for lineup in LINEUPS:
         gc.collect()
-        report = simulate(sky, list(lineup), games, players=3, seed=0)
+        names = list(dict.fromkeys(lineup))
+        report = simulate(sky, names if len(names) == 1 else list(lineup), games, 3, seed=0)
         rows = report.summary()
-        means = ", ".join(f"{r['strategy']} {r['mean']:.1f} (sd {r['stdev']:.1f})" for r in rows)
+        means = ", ".join(f"{r['strategy']} {r['mean']:.1f} ({r['stdev']:.1f})" for r in rows)
         wins = ", ".join(f"{r['strategy']} {r['win_rate']:.0%}" for r in rows)
+        seats = ", ".join(f"{rate:.0%}" for rate in report.seat_win_rates())
         rate = report.games / report.seconds
+        if len(names) == 1:
+            means = f"{statistics.fmean(report.strategy_coins(0)):.1f}"
+            means += f" ({statistics.pstdev(report.strategy_coins(0)):.1f})"
+            wins = "-"
         print(
-            f"| {', '.join(lineup)} | {report.games} | {rate:.0f} | {means} | {wins} |", flush=True
+            f"| {', '.join(lineup)} | {report.games} | {rate:.0f} | {means} | {wins} | {seats} |",
+            flush=True,
         )
     print()
 
@@ -169,8 +176,8 @@ def bench_shortfalls(size: str, settled: list[int], limit: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300, help="games per line-up (300)")
-    parser.add_argument("--grids", default="3x4,4x4,4x5,4x6", help="exact-search grids")
+    parser.add_argument("--games", type=int, default=300, help="games per line-up (300; 0 skips)")
+    parser.add_argument("--grids", default="3x4,4x4,4x5,4x6", help="exact-search grids ('' skips)")
     parser.add_argument("--deals", type=int, default=5, help="deals per grid (5)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve")
     parser.add_argument("--tiny", default="2x3,2x4,3x3", help="grids for plain minimax")
@@ -179,13 +186,16 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"- {machine()}")
     print()
-    bench_simulation(args.games)
-    settled = bench_exact(grids(args.grids), args.deals, args.time_limit)
-    bench_baseline(grids(args.tiny), min(args.deals, 3))
-    smallest = grids(args.grids)[0]
-    key = f"{smallest[0]}x{smallest[1]}"
-    if settled[key]:
-        bench_shortfalls(key, settled[key], args.time_limit)
+    if args.games:
+        bench_simulation(args.games)
+    if grids(args.grids):
+        settled = bench_exact(grids(args.grids), args.deals, args.time_limit)
+        smallest = grids(args.grids)[0]
+        key = f"{smallest[0]}x{smallest[1]}"
+        if settled[key]:
+            bench_shortfalls(key, settled[key], args.time_limit)
+    if grids(args.tiny):
+        bench_baseline(grids(args.tiny), min(args.deals, 3))
     return 0
 
 
