@@ -1,9 +1,10 @@
-"""Writes src/asterion/data/aster_cards.json: the provisional, hand-drawn Aster catalog.
+"""Writes src/asterion/data/aster_cards_provisional.json: the provisional, hand-drawn catalog.
 
-The seed prints neither the board nor the cards. Until the real 88-card catalog is built
-from star positions (its own issue), this script ships 14 cards whose patterns are rough,
+The seed prints neither the board nor the cards. Before the real catalog was built from star
+positions (tools/build_catalog.py), this script shipped 14 cards whose patterns are rough,
 hand-drawn sketches of well-known figures snapped to the default board, plus the standard
 Big and Bang cards (A6). Actions and links are assigned by hand to cover every action kind.
+Kept as ``provisional_catalog()`` for the tests and benchmarks written against its patterns.
 Run it again to rebuild the file byte for byte: ``python tools/build_provisional_catalog.py``.
 """
 
@@ -114,7 +115,8 @@ def main() -> None:
     cards = [card(*row, deck="base") for row in BASE]
     cards += [card(*row, deck="small") for row in SMALL]
     cards += [card(*row, deck="large") for row in LARGE]
-    out = Path(__file__).resolve().parent.parent / "src" / "asterion" / "data" / "aster_cards.json"
+    data = Path(__file__).resolve().parent.parent / "src" / "asterion" / "data"
+    out = data / "aster_cards_provisional.json"
     out.write_text(json.dumps({"provenance": PROVENANCE, "cards": cards}, indent=1) + "\n")
     print(f"wrote {out} ({len(cards)} cards)")
 

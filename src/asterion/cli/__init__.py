@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from asterion import __version__
-from asterion.cli import akelarre, aster, nacht, stellar
+from asterion.cli import akelarre, aster, nacht, sky, stellar
 from asterion.cli._common import console, reports_input_errors
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app = typer.Typer(
 app.add_typer(aster.app, name="aster")
 app.add_typer(stellar.app, name="stellar")
 app.add_typer(nacht.app, name="nacht")
+app.add_typer(sky.app, name="sky")
 app.add_typer(akelarre.app, name="akelarre")
 
 

@@ -234,9 +234,21 @@ def load_catalog(path: Path | str | None = None) -> Catalog:
 
 @cache
 def default_catalog() -> Catalog:
-    """The shipped catalog (``asterion/data/aster_cards.json``)."""
-    text = resources.files("asterion.data").joinpath("aster_cards.json").read_text("utf-8")
-    return catalog_from_data(read_json_text(text, "aster_cards.json"), "aster_cards.json")
+    """The shipped catalog (``asterion/data/aster_cards.json``): the 88 IAU constellations and
+    the 5 obsolete ones from real star figures, and the Big and Bang cards."""
+    return _shipped_catalog("aster_cards.json")
+
+
+@cache
+def provisional_catalog() -> Catalog:
+    """The earlier, hand-drawn 14-card catalog (``asterion/data/aster_cards_provisional.json``),
+    kept because tests and benchmarks were written against its patterns."""
+    return _shipped_catalog("aster_cards_provisional.json")
+
+
+def _shipped_catalog(name: str) -> Catalog:
+    text = resources.files("asterion.data").joinpath(name).read_text("utf-8")
+    return catalog_from_data(read_json_text(text, name), name)
 
 
 def catalog_to_data(catalog: Catalog) -> dict[str, object]:
