@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 
@@ -58,7 +59,8 @@ def bars_svg(
             raise InputError(f"series {name!r} needs {len(categories)} values", field="series")
         if any(v < 0 for v in values):
             raise InputError(f"series {name!r} has a negative value", field="series")
-    top = max(max(values) for values in series.values()) or 1.0
+    step = _nice(max(max(values) for values in series.values()) / GRID_LINES)
+    top = step * GRID_LINES
     plot_w = width - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = height - MARGIN_TOP - MARGIN_BOTTOM
     svg = ET.Element(
@@ -73,15 +75,15 @@ def bars_svg(
     ET.SubElement(svg, "title").text = title
     ET.SubElement(svg, "style").text = STYLE
     ET.SubElement(svg, "rect", {"class": "backdrop", "width": str(width), "height": str(height)})
-    _text(svg, "title", MARGIN_LEFT, 28, title)
+    _text(svg, "title", MARGIN_LEFT, 22, title)
     base = MARGIN_TOP + plot_h
     for k in range(GRID_LINES + 1):
         value = top * k / GRID_LINES
         y = base - plot_h * k / GRID_LINES
         ET.SubElement(svg, "line", _line("grid", MARGIN_LEFT, y, MARGIN_LEFT + plot_w, y))
-        _text(svg, "label", MARGIN_LEFT - 6, y + 4, f"{value:.3g}", anchor="end")
+        _text(svg, "label", MARGIN_LEFT - 6, y + 4, f"{value:.4g}", anchor="end")
     if y_label:
-        _text(svg, "label", 14, MARGIN_TOP - 12, y_label)
+        _text(svg, "label", 14, MARGIN_TOP - 8, y_label)
     group_w = plot_w / max(1, len(categories))
     bar_w = group_w * (1 - GROUP_GAP) / len(series)
     for c, category in enumerate(categories):
@@ -115,6 +117,21 @@ def bars_svg(
         _text(svg, "legend", x + 18, y, name)
     ET.indent(svg, space=" ")
     return ET.tostring(svg, encoding="unicode") + "\n"
+
+
+def _nice(raw: float) -> float:
+    """The smallest of 1, 2, 5 times a power of ten that is at least ``raw`` (1 for 0).
+
+    >>> _nice(0.077), _nice(0.3), _nice(7)
+    (0.1, 0.5, 10)
+    """
+    if raw <= 0:
+        return 1
+    power = 10.0 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if factor * power >= raw * (1 - 1e-12):
+            return round(factor * power, 12) if factor * power < 1 else int(factor * power)
+    return 10 * power
 
 
 def _tooltip(text: str) -> ET.Element:
