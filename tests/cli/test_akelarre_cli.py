@@ -132,3 +132,24 @@ def test_bad_state_file_and_bad_destination(tmp_path: Path) -> None:
     assert code == 2 and "seats.2.private: unknown card 'O99'" in err
     code, _, err = run("akelarre", "plan", "--others", "earth,lava")
     assert code == 2 and "--others: unknown destination 'lava'" in err
+
+
+def test_equilibria_advises_the_seat_told_in_the_chain(tmp_path: Path) -> None:
+    # Private objectives of 8 fire, no public one. Seat 0 went to fire and told seat 1; seat 2
+    # is still to choose (5 destinations, equally likely). Fire for seat 1: with seat 2 there
+    # (1/5) a crowd of 3 (3 fire), else 2 (4 fire): (3/5 + 16/5) / 16 = 19/80.
+    objectives = write(tmp_path, FIRE_ONLY, "objectives.json")
+    position = {
+        "players": 3,
+        "public": None,
+        "seats": [{"private": "F0"}, {"private": "F1"}, {"private": "F2"}],
+        "chain": [{"seat": 0, "destination": "fire", "to": 1}],
+    }
+    state = write(tmp_path, position, "state.json")
+    code, out, _ = run(
+        "akelarre", "equilibria", "--state", state, "--objectives", objectives, "--json"
+    )
+    advice = json.loads(out)["advice"]
+    assert code == 0 and advice["seat"] == 1 and advice["told"] == {"0": "fire"}
+    assert advice["expected"]["fire"] == "19/80" and advice["best"] == ["fire"]
+    assert all(advice["expected"][d] == "0" for d in ("earth", "water", "air", "well"))

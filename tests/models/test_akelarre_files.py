@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from asterion.errors import InputError
-from asterion.models.akelarre import AkelarreState
+from asterion.models.akelarre import AkelarreState, Message, apply
 from asterion.models.akelarre_files import (
     build_rules,
     default_objectives,
@@ -97,3 +97,37 @@ def test_a_card_in_two_places_is_refused() -> None:
     data["seats"][1]["private"] = data["seats"][0]["private"]
     with pytest.raises(InputError, match=r"seats.1.private: card 'O\d+' is also at seats.0"):
         state_from_data(data, "s.json")
+
+
+def test_a_chain_in_progress_round_trips() -> None:
+    state = AkelarreState.new_game(build_rules(4), seed=4, first=2)
+    state = apply(state, Message(3, to=0))
+    state = apply(state, Message(4, to=1))
+    data = state_to_data(state)
+    assert data["chain"] == [
+        {"seat": 2, "destination": "fire", "to": 0},
+        {"seat": 0, "destination": "well", "to": 1},
+    ]
+    assert state_from_data(data, "s.json") == state
+
+
+@pytest.mark.parametrize(
+    ("chain", "message"),
+    [
+        ([{"seat": 1, "destination": "fire", "to": 0}], "chain.0.seat: seat 2 gives"),
+        (
+            [
+                {"seat": 2, "destination": "fire", "to": 0},
+                {"seat": 0, "destination": "air", "to": 2},
+            ],
+            "chain.1: illegal message",
+        ),
+        ([{"seat": 2, "destination": "lava", "to": 0}], "chain.0.destination"),
+    ],
+)
+def test_bad_chain_is_refused(chain: list[dict[str, object]], message: str) -> None:
+    data = state_to_data(AkelarreState.new_game(build_rules(4), seed=4, first=2))
+    data["chain"] = chain
+    with pytest.raises(InputError) as error:
+        state_from_data(data, "s.json")
+    assert message in str(error.value)

@@ -8,6 +8,7 @@ formats.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +32,7 @@ from asterion.models.akelarre import (
     Destination,
     TurnReport,
     destination_name,
+    first_chooser,
     parse_destination,
 )
 from asterion.models.akelarre_files import (
@@ -52,6 +54,7 @@ from asterion.solver.akelarre_balance import (
     selfplay,
 )
 from asterion.solver.akelarre_equilibria import (
+    advise,
     mixed_equilibria_2p,
     mixed_equilibria_3p,
     pure_equilibria,
@@ -144,13 +147,16 @@ def equilibria(
 ) -> None:
     """One turn's destination choice as a game: exact payoffs (gain in objective progress),
     every pure Nash equilibrium, and mixed equilibria for 2 players (support enumeration)
-    and 3 players (supports of up to 2 destinations each).
+    and 3 players (supports of up to 2 destinations each). When the position file has a
+    chain in progress, also the best responses of the seat choosing now, given what it was
+    told (the rest equally likely).
 
     Exit status 0; 3 when the 3-player mixed search ran out of time and found nothing.
     """
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     state = _position(state_file, players, seed, tables)
-    game = turn_game(state)
+    advice = None if not state.chain or state.is_virtual(state.holder) else advise(state)
+    game = turn_game(replace(state, chain=(), holder=first_chooser(state)))
     pure = pure_equilibria(game)
     mixed: list[dict[str, Any]] = []
     search_status = "not attempted (4 or more players)"
@@ -178,6 +184,13 @@ def equilibria(
         "mixed": mixed,
         "mixed_search": search_status,
     }
+    if advice is not None:
+        document["advice"] = {
+            "seat": advice.seat,
+            "told": {str(s): destination_name(d) for s, d in sorted(advice.known.items())},
+            "expected": {destination_name(d): str(v) for d, v in advice.values.items()},
+            "best": [destination_name(d) for d in advice.best],
+        }
     incomplete = search_status.startswith("time limit")
     if json_out:
         print_json(document)
@@ -197,6 +210,14 @@ def equilibria(
                 mix = ", ".join(f"{d} {p}" for d, p in strategy.items() if p != "0")
                 console.print(f"  seat {seat}: {mix}")
             console.print(f"  payoffs {', '.join(entry['payoffs'])}")
+        if advice is not None:
+            told = ", ".join(
+                f"seat {s} {destination_name(d)}" for s, d in sorted(advice.known.items())
+            )
+            console.print(f"seat {advice.seat} to choose, told: {told or 'nothing'}")
+            for d, value in advice.values.items():
+                mark = "  best" if d in advice.best else ""
+                console.print(f"  {destination_name(d):<6} expected gain {value}{mark}")
     finish(UNKNOWN if incomplete and not pure and not mixed else YES)
 
 

@@ -18,15 +18,16 @@ Objectives and powers::
     {"format": "asterion.akelarre-powers/1",
      "powers": [{"id": "P01", "name": "Migration", "phase": "reveal", "effect": "..."}]}
 
-A position, at the start of a turn's message phase (one entry in ``seats`` per seat, the
-virtual player's third in a two-player game; omitted decks are the unused cards in file
-order)::
+A position in a turn's message phase (one entry in ``seats`` per seat, the virtual player's
+third in a two-player game; omitted decks are the unused cards in file order; ``chain`` the
+messages given so far this turn, replayed through the rules engine)::
 
     {"format": "asterion.akelarre-state/1", "players": 3, "turn": 5, "first": 1,
      "supply": {"earth": 12, ...}, "well": {"fire": 2}, "public": "O07",
      "seats": [{"resources": {"earth": 2}, "private": "O01", "completed": ["O03"],
                 "powers": ["P04"]}, ...],
-     "objective_deck": ["O11", ...], "power_deck": ["P02", ...]}
+     "objective_deck": ["O11", ...], "power_deck": ["P02", ...],
+     "chain": [{"seat": 1, "destination": "fire", "to": 2}]}
 
 The shipped files (``data/akelarre_*.json``) are the seed's payout table and documented
 guesses for the rest (rules/akelarre.md, K2, K3).
@@ -42,7 +43,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asterion.errors import InputError
+from asterion.errors import IllegalActionError, InputError
 from asterion.models.akelarre import (
     DEFAULT_TURNS,
     ELEMENTS,
@@ -51,12 +52,16 @@ from asterion.models.akelarre import (
     NO_RESOURCES,
     AkelarreRules,
     AkelarreState,
+    Message,
     Objective,
     PayoutTable,
     PowerCard,
     Resources,
     Sorginak,
+    apply,
+    destination_name,
     first_chooser,
+    parse_destination,
 )
 from asterion.models.files import read_json_file, read_json_text, validate
 
@@ -302,6 +307,13 @@ class _SeatSpec(BaseModel):
     powers: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
 
 
+class _MessageSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=MAX_PLAYERS)
+    destination: Literal["earth", "water", "air", "fire", "well"]
+    to: int | None = Field(None, ge=0, le=MAX_PLAYERS)
+
+
 class _StateSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: Literal["asterion.akelarre-state/1"] = "asterion.akelarre-state/1"
@@ -314,6 +326,7 @@ class _StateSpec(BaseModel):
     seats: list[_SeatSpec] = Field(min_length=2, max_length=MAX_PLAYERS)
     objective_deck: list[str] | None = Field(None, max_length=MAX_CARDS)
     power_deck: list[str] | None = Field(None, max_length=MAX_CARDS)
+    chain: list[_MessageSpec] = Field(default_factory=list, max_length=MAX_PLAYERS)
 
 
 def load_state(path: Path | str, rules: AkelarreRules | None = None) -> AkelarreState:
@@ -404,7 +417,24 @@ def _build_state(spec: _StateSpec, rules: AkelarreRules | None) -> AkelarreState
     )
     if spec.turn > rules.turns:
         raise InputError(f"turn {spec.turn} is after the last turn ({rules.turns})", field="turn")
-    return replace(state, holder=first_chooser(state))
+    state = replace(state, holder=first_chooser(state))
+    for i, entry in enumerate(spec.chain):
+        if entry.seat != state.holder:
+            raise InputError(
+                f"seat {state.holder} gives the next message, not seat {entry.seat}",
+                field=f"chain.{i}.seat",
+            )
+        message = Message(parse_destination(entry.destination), entry.to)
+        try:
+            state = apply(state, message)
+        except IllegalActionError as error:
+            raise InputError(str(error), field=f"chain.{i}") from None
+        if state.turn != spec.turn:
+            raise InputError(
+                "the chain is complete: give the next turn's position instead",
+                field=f"chain.{i}",
+            )
+    return state
 
 
 def _counts(values: Resources) -> dict[str, int]:
@@ -412,8 +442,7 @@ def _counts(values: Resources) -> dict[str, int]:
 
 
 def state_to_data(state: AkelarreState) -> dict[str, Any]:
-    """A position file for the start of ``state``'s turn (messages already given are not
-    kept)."""
+    """A position file, with the messages of the chain so far."""
     return {
         "format": "asterion.akelarre-state/1",
         "players": state.rules.players,
@@ -433,4 +462,8 @@ def state_to_data(state: AkelarreState) -> dict[str, Any]:
         ],
         "objective_deck": list(state.objective_deck),
         "power_deck": list(state.power_deck),
+        "chain": [
+            {"seat": seat, "destination": destination_name(m.destination), "to": m.to}
+            for seat, m in state.chain
+        ],
     }
