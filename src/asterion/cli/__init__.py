@@ -65,3 +65,8 @@ def demo(
 
 def main() -> None:
     app(prog_name="asterion")
+
+
+from asterion.cli.puzzles import app as _puzzles_app  # noqa: E402
+
+app.add_typer(_puzzles_app, name="puzzles")

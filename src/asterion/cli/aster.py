@@ -498,3 +498,8 @@ def best_turn_command(
         save_svg(svg, lambda: _plan_picture(certificate, "best turn"), quiet=json_out)
     codes = {Status.OPTIMAL: YES, Status.FEASIBLE: YES, Status.INFEASIBLE: NO}
     finish(codes.get(answer.status, UNKNOWN))
+
+
+from asterion.cli.puzzles import aster_app as _puzzles_app  # noqa: E402
+
+app.add_typer(_puzzles_app, name="puzzles")

@@ -323,3 +323,6 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     except OSError as error:
         raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
 from asterion.cli import nacht_play  # noqa: E402,F401  (registers the play commands)
+from asterion.cli.puzzles import nacht_app as _puzzles_app  # noqa: E402
+
+app.add_typer(_puzzles_app, name="puzzles")

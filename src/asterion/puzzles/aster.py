@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -468,16 +469,10 @@ def puzzle_to_data(puzzle: AsterPuzzle) -> dict[str, Any]:
 def puzzle_from_data(data: Any, source: str) -> AsterPuzzle:
     """A validated puzzle. :raises InputError: naming the file, the field and the problem
     (wrong format version, a position that breaks the rules, a target that cannot fit)."""
-    if isinstance(data, dict) and data.get("format") != PUZZLE_FORMAT:
-        raise InputError(
-            f"format {data.get('format')!r} is not {PUZZLE_FORMAT!r}", source=source, field="format"
-        )
+    check_format(data, PUZZLE_FORMAT, source)
     spec = validate(PuzzleSpec, data, source)
-    try:
+    with inside("position", source):
         state = state_from_data(spec.position, source)
-    except InputError as error:
-        field = "position" + (f".{error.field}" if error.field else "")
-        raise InputError(error.problem, source=source, field=field) from None
     catalog = state.rules.catalog
     card = spec.target.card
     if card is not None and card not in catalog:
@@ -503,6 +498,23 @@ def puzzle_from_data(data: Any, source: str) -> AsterPuzzle:
     except InputError as error:
         raise InputError(error.problem, source=source, field="target") from None
     return puzzle
+
+
+def check_format(data: Any, expected: str, source: str) -> None:
+    """:raises InputError: unless ``data`` is a document of format ``expected``."""
+    found = data.get("format") if isinstance(data, dict) else None
+    if found != expected:
+        raise InputError(f"format {found!r} is not {expected!r}", source=source, field="format")
+
+
+@contextmanager
+def inside(prefix: str, source: str) -> Iterator[None]:
+    """Errors of an embedded document, located under the field ``prefix`` of ``source``."""
+    try:
+        yield
+    except InputError as error:
+        field = prefix + (f".{error.field}" if error.field else "")
+        raise InputError(error.problem, source=source, field=field) from None
 
 
 def load_puzzle(path: Path | str) -> AsterPuzzle:

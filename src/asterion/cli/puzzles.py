@@ -1,0 +1,328 @@
+"""``asterion aster puzzles …``, ``asterion nacht puzzles …`` and ``asterion puzzles booklet``.
+
+Generate solo puzzles with proven unique solutions, re-prove one, play one in the terminal,
+and gather a folder of them into a printable booklet. Exit statuses as everywhere: 0 yes
+(made, unique, solved), 1 no (not unique, given up), 2 bad input, 3 not within the limits.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from asterion.cli._common import (
+    BAD_INPUT,
+    NO,
+    UNKNOWN,
+    YES,
+    JsonOpt,
+    console,
+    finish,
+    print_json,
+    progress_bar,
+    reports_input_errors,
+)
+from asterion.errors import InputError
+from asterion.puzzles.play import Session
+
+aster_app = typer.Typer(
+    help="Aster solo puzzles: form a constellation in the fewest actions (one way only).",
+    no_args_is_help=True,
+)
+nacht_app = typer.Typer(
+    help="Nacht der Sterne tile puzzles: arrange shuffled tiles (one arrangement only).",
+    no_args_is_help=True,
+)
+app = typer.Typer(help="Puzzle collections: booklets.", no_args_is_help=True)
+
+CountOpt = Annotated[int, typer.Option("--count", min=1, max=10_000, help="Puzzles to make.")]
+DifficultyOpt = Annotated[str, typer.Option("--difficulty", help="easy, medium, hard or expert.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Same seed, same puzzles.")]
+OutOpt = Annotated[
+    Path, typer.Option("--out", metavar="DIR", help="Folder for the files (created if missing).")
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", min=1, max=256, help="Worker processes (default: one per core)."),
+]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="process (local pool) or ray (a Ray cluster).")
+]
+PuzzleArg = Annotated[Path, typer.Argument(metavar="FILE", help="A puzzle JSON file.")]
+ProofTimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds for the proof.")]
+ShowOpt = Annotated[bool, typer.Option("--show-solution", help="Print the solution too.")]
+
+
+# -- generate -------------------------------------------------------------------------------------
+
+
+def _generate(
+    kind: str,
+    count: int,
+    difficulty: str,
+    seed: int,
+    out: Path,
+    workers: int | None,
+    backend: str,
+    source: str,
+    json_out: bool,
+) -> None:
+    from asterion.puzzles.aster import parse_difficulty
+    from asterion.puzzles.batch import BACKENDS, run_batch
+
+    level = parse_difficulty(difficulty)
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r} (process or ray)", source="--backend")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create: {error.strerror}", source=str(out)) from None
+    with progress_bar(f"{kind} {level.value} puzzles", quiet=json_out) as progress:
+        batch = run_batch(
+            "aster" if kind == "aster" else "nacht",
+            count,
+            level.value,
+            seed,
+            workers=workers,
+            backend="ray" if backend == "ray" else "process",
+            source=source,
+            progress=progress,
+        )
+    for made in batch.made:
+        for name, text in made.files:
+            (out / name).write_text(text, encoding="utf-8")
+    if json_out:
+        print_json(
+            {
+                "count": len(batch.made),
+                "asked": count,
+                "difficulty": level.value,
+                "seed": seed,
+                "puzzles": [m.summary for m in batch.made],
+                "failed_indices": batch.failed,
+                "attempts": batch.attempts,
+            }
+        )
+    else:
+        for made in batch.made:
+            console.print(f"{made.puzzle_id}: {_grade_words(made.summary['grade'])}")
+        console.print(
+            f"{len(batch.made)} of {count} {level.value} puzzles in {out} "
+            f"({batch.attempts} candidates tried)"
+        )
+    finish(YES if len(batch.made) == count else UNKNOWN)
+
+
+def _grade_words(grade: dict[str, Any]) -> str:
+    return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in grade.items())
+
+
+@aster_app.command("generate")
+@reports_input_errors
+def aster_generate(
+    count: CountOpt = 10,
+    difficulty: DifficultyOpt = "medium",
+    seed: SeedOpt = 0,
+    out: OutOpt = Path("aster-puzzles"),
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    json_out: JsonOpt = False,
+) -> None:
+    """Make puzzles: for each, a JSON file, a solution file and SVG pictures.
+
+    Every puzzle kept has exactly one shortest plan, proven by an exact count. Exit 0 when
+    all COUNT were made, 3 when fewer were found within the attempts.
+    Example: `asterion aster puzzles generate --count 20 --difficulty hard --seed 7 --out p`.
+    """
+    _generate("aster", count, difficulty, seed, out, workers, backend, "edge", json_out)
+
+
+@nacht_app.command("generate")
+@reports_input_errors
+def nacht_generate(
+    count: CountOpt = 10,
+    difficulty: DifficultyOpt = "medium",
+    seed: SeedOpt = 0,
+    out: OutOpt = Path("nacht-puzzles"),
+    source: Annotated[
+        str, typer.Option(help="edge (Eternity II family) or sky (windows of the star chart).")
+    ] = "edge",
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    json_out: JsonOpt = False,
+) -> None:
+    """Make tile puzzles with exactly one arrangement, graded by the search's effort."""
+    if source not in ("edge", "sky"):
+        raise InputError(f"unknown source {source!r} (edge or sky)", source="--source")
+    _generate("nacht", count, difficulty, seed, out, workers, backend, source, json_out)
+
+
+# -- check ----------------------------------------------------------------------------------------
+
+
+@aster_app.command("check")
+@reports_input_errors
+def aster_check(
+    puzzle_file: PuzzleArg,
+    show_solution: ShowOpt = False,
+    time_limit: ProofTimeOpt = 60.0,
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-prove a puzzle: exactly one shortest plan? Exit 0 unique, 1 not, 3 undecided."""
+    from asterion.cli.aster import describe_plan_item
+    from asterion.puzzles.aster import decoys, describe, load_puzzle, prove
+
+    puzzle = load_puzzle(puzzle_file)
+    verdict = prove(puzzle, time_limit=time_limit)
+    count, unique = verdict.count, verdict.unique
+    plan = count.certificate.plan_json() if count.certificate is not None else []
+    if json_out:
+        document: dict[str, Any] = {
+            "id": puzzle.id,
+            "unique": unique,
+            "min_actions": count.min_actions,
+            "shortest_plans": count.plans if count.complete else None,
+            "near_misses": count.near_misses if count.complete else None,
+            "effort": count.effort,
+        }
+        if show_solution:
+            document["plan"] = plan
+        print_json(document)
+    else:
+        console.print(describe(puzzle))
+        if unique is None:
+            console.print(f"undecided within the limits ({count.effort} states)")
+        elif count.min_actions is None:
+            console.print("NOT a puzzle: the target cannot be formed with these actions")
+        elif unique:
+            assert count.certificate is not None
+            console.print(
+                f"unique: one shortest plan of {count.min_actions} actions, proven "
+                f"({count.near_misses} plans of {count.min_actions + 1}, "
+                f"{decoys(count.certificate)} decoy stars, {count.effort} states)"
+            )
+        else:
+            console.print(
+                f"NOT unique: {count.plans} distinct shortest plans of {count.min_actions} actions"
+            )
+        if show_solution and plan:
+            for number, item in enumerate(plan, start=1):
+                console.print(f"  {number}. {describe_plan_item(item)}")
+    finish({True: YES, False: NO, None: UNKNOWN}[unique])
+
+
+@nacht_app.command("check")
+@reports_input_errors
+def nacht_check(
+    puzzle_file: PuzzleArg,
+    show_solution: ShowOpt = False,
+    time_limit: ProofTimeOpt = 60.0,
+    json_out: JsonOpt = False,
+) -> None:
+    """Re-prove a tile puzzle: exactly one arrangement? Exit 0 unique, 1 not, 3 undecided."""
+    from asterion.puzzles.nacht import describe, load_puzzle, prove, solution_to_data
+
+    puzzle = load_puzzle(puzzle_file)
+    verdict = prove(puzzle.tileset, time_limit=time_limit)
+    unique, result = verdict.unique, verdict.result
+    solution = (
+        solution_to_data(puzzle, verdict.arrangement) if verdict.arrangement is not None else None
+    )
+    if json_out:
+        document: dict[str, Any] = {
+            "id": puzzle.id,
+            "unique": unique,
+            "arrangements": result.count,
+            "complete": result.complete,
+            "nodes": result.nodes,
+        }
+        if show_solution and solution is not None:
+            document["grid"] = solution["grid"]
+            document["turns"] = solution["turns"]
+        print_json(document)
+    else:
+        console.print(describe(puzzle))
+        words = {
+            True: f"unique: exactly one arrangement, proven ({result.nodes} search nodes)",
+            False: f"NOT unique: {result.count} arrangement(s) found",
+            None: "undecided within the time limit",
+        }
+        console.print(words[unique])
+        if show_solution and solution is not None:
+            for ids, turns in zip(solution["grid"], solution["turns"], strict=True):
+                cells = (f"{t}+{k}" if k else t for t, k in zip(ids, turns, strict=True))
+                console.print("  " + " ".join(f"{c:>6}" for c in cells))
+    finish({True: YES, False: NO, None: UNKNOWN}[unique])
+
+
+# -- play -----------------------------------------------------------------------------------------
+
+
+def _play(game: Session) -> None:
+    """Read lines until the game ends (or the input does); print every answer."""
+    for line in game.opening():
+        console.print(line)
+    while not game.finished:
+        console.print("> ", end="")
+        typed = sys.stdin.readline()
+        if typed == "":
+            break
+        for line in game.handle(typed.strip()):
+            console.print(line)
+    finish(YES if game.solved else NO)
+
+
+@aster_app.command("play")
+@reports_input_errors
+def aster_play(puzzle_file: PuzzleArg) -> None:
+    """Play a puzzle in the terminal: type moves, see the board, learn when the target forms.
+
+    Moves: `POINT` generates a star there; `FROM TO` moves a star (with the first slot that
+    can); a symbol may be named first (`nudge 3N 3NE`). Also `end` (end the turn), `undo`,
+    `help`, `quit`. Exit 0 when the target is formed, 1 otherwise.
+    """
+    from asterion.puzzles.aster import load_puzzle
+    from asterion.puzzles.play import AsterGame
+
+    _play(AsterGame(load_puzzle(puzzle_file)))
+
+
+@nacht_app.command("play")
+@reports_input_errors
+def nacht_play(puzzle_file: PuzzleArg) -> None:
+    """Arrange a tile puzzle in the terminal: `TILE ROW COL [TURNS]` lays a tile,
+    `clear ROW COL` lifts one, `show`, `help`, `quit`. Exit 0 when every tile fits."""
+    from asterion.puzzles.nacht import load_puzzle
+    from asterion.puzzles.play import NachtGame
+
+    _play(NachtGame(load_puzzle(puzzle_file)))
+
+
+# -- booklet --------------------------------------------------------------------------------------
+
+
+@app.command("booklet")
+@reports_input_errors
+def booklet(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="A folder of puzzle files.")],
+    out: Annotated[
+        Path, typer.Option("--out", metavar="FILE", help="The HTML file to write.")
+    ] = Path("booklet.html"),
+    title: Annotated[str, typer.Option(help="The booklet's title.")] = "Star puzzles",
+) -> None:
+    """A printable HTML booklet: every puzzle with its picture, the solutions at the back.
+
+    (No PDF: no library that makes one is installed here; print the HTML to PDF from a
+    browser.)
+    """
+    from asterion.puzzles.booklet import write_booklet
+
+    if not folder.is_dir():
+        raise InputError("no such folder", source=str(folder))
+    written = write_booklet(folder, out, title=title)
+    console.print(f"{out}: {written} puzzles")
+    if written == 0:
+        raise typer.Exit(BAD_INPUT)

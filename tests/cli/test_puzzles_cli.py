@@ -1,0 +1,190 @@
+"""``asterion aster puzzles``, ``asterion nacht puzzles`` and ``asterion puzzles booklet``:
+generation (same seed, same bytes, whatever the worker count), check, play, booklet, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from clirun import run, runner, write
+
+from asterion.cli import app
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module")
+def aster_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("aster")
+    code, stdout, _ = run(
+        "aster", "puzzles", "generate", "--count", "2", "--difficulty", "medium",
+        "--seed", "3", "--out", str(out), "--workers", "1", "--json",
+    )  # fmt: skip
+    assert code == 0
+    summary = json.loads(stdout)
+    assert summary["count"] == 2 and len(summary["puzzles"]) == 2
+    return out
+
+
+def test_same_seed_same_bytes_with_two_workers(aster_dir: Path, tmp_path: Path) -> None:
+    code, _, _ = run(
+        "aster", "puzzles", "generate", "--count", "2", "--difficulty", "medium",
+        "--seed", "3", "--out", str(tmp_path), "--workers", "2", "--json",
+    )  # fmt: skip
+    assert code == 0
+    assert _files(tmp_path) == _files(aster_dir)
+    assert len(_files(tmp_path)) == 8  # puzzle, solution, two pictures each
+
+
+def test_check_reproves_and_shows_the_solution(aster_dir: Path) -> None:
+    puzzle = sorted(aster_dir.glob("aster-3-*[0-9].json"))[0]
+    code, out, _ = run("aster", "puzzles", "check", str(puzzle), "--show-solution", "--json")
+    assert code == 0
+    document = json.loads(out)
+    assert document["unique"] is True and document["shortest_plans"] == 1
+    solution = json.loads(puzzle.with_name(puzzle.stem + ".solution.json").read_text())
+    assert document["plan"] == solution["plan"]
+    code, out, _ = run("aster", "puzzles", "check", str(puzzle), "--show-solution")
+    assert code == 0 and "unique" in out and "1." in out
+
+
+def _moves(solution: dict[str, object]) -> str:
+    lines = []
+    for item in solution["plan"]:  # type: ignore[attr-defined]
+        if "point" in item:
+            lines.append(f"{item['action']} {item['point']}")
+        else:
+            lines.append(f"{item['action']} {item['from']} {item['to']}")
+    return "\n".join(lines) + "\n"
+
+
+def test_play_the_solution_reaches_the_target(aster_dir: Path) -> None:
+    puzzle = sorted(aster_dir.glob("aster-3-*[0-9].json"))[0]
+    solution = json.loads(puzzle.with_name(puzzle.stem + ".solution.json").read_text())
+    result = runner.invoke(app, ["aster", "puzzles", "play", str(puzzle)], input=_moves(solution))
+    assert result.exit_code == 0, result.stdout
+    assert "shortest plan. Solved!" in result.stdout
+
+
+def test_play_nonsense_then_quit(aster_dir: Path) -> None:
+    puzzle = sorted(aster_dir.glob("aster-3-*[0-9].json"))[0]
+    typed = "fly away\nC 9Z\nundo\nhelp\nquit\n"
+    result = runner.invoke(app, ["aster", "puzzles", "play", str(puzzle)], input=typed)
+    assert result.exit_code == 1
+    assert "not understood" in result.stdout and "nothing to undo" in result.stdout
+
+
+NOT_UNIQUE = {
+    "format": "asterion.aster-puzzle/1",
+    "id": "three-ways",
+    "position": {
+        "stars": {"4N": "red", "4S": "blue"},
+        "player": "red",
+        "players": ["red", "blue"],
+        "actions": ["nudge", "move_line"],
+    },
+    "target": {"pattern": [[0, 0], [0, 1]]},
+}
+
+
+def test_check_says_not_unique(tmp_path: Path) -> None:
+    code, out, _ = run("aster", "puzzles", "check", write(tmp_path, NOT_UNIQUE))
+    assert code == 1 and "NOT unique: 3" in out
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"format": "asterion.aster-puzzle/0"}, "format"),
+        ({"position": {"stars": {"4N": "red", "C": "purple"}}}, "position.stars.C"),
+        ({"target": {"pattern": [[0, 0], [8, 8], [1, 0]]}}, "cannot fit"),
+    ],
+)
+def test_bad_puzzle_is_one_line_exit_2(
+    tmp_path: Path, change: dict[str, object], words: str
+) -> None:
+    code, _, err = run("aster", "puzzles", "check", write(tmp_path, {**NOT_UNIQUE, **change}))
+    assert code == 2
+    assert err.count("\n") == 1 and words in err
+
+
+def test_bad_options_exit_2(tmp_path: Path) -> None:
+    code, _, err = run(
+        "aster", "puzzles", "generate", "--difficulty", "fiendish", "--out", str(tmp_path)
+    )
+    assert code == 2 and "fiendish" in err
+    code, _, err = run("aster", "puzzles", "generate", "--backend", "mpi", "--out", str(tmp_path))
+    assert code == 2 and "backend" in err
+
+
+# -- Nacht --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nacht_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("nacht")
+    for source in ("edge", "sky"):
+        code, _, _ = run(
+            "nacht", "puzzles", "generate", "--count", "1", "--difficulty", "medium",
+            "--seed", "2", "--source", source, "--out", str(out), "--workers", "1",
+        )  # fmt: skip
+        assert code == 0
+    return out
+
+
+def test_nacht_check_and_play(nacht_dir: Path) -> None:
+    for puzzle in sorted(nacht_dir.glob("nacht-*[0-9].json")):
+        code, out, _ = run("nacht", "puzzles", "check", str(puzzle), "--json", "--show-solution")
+        assert code == 0
+        document = json.loads(out)
+        assert document["unique"] is True
+        typed = "".join(
+            f"{tile} {r + 1} {c + 1} {turn}\n"
+            for r, (ids, turns) in enumerate(zip(document["grid"], document["turns"], strict=True))
+            for c, (tile, turn) in enumerate(zip(ids, turns, strict=True))
+        )
+        result = runner.invoke(app, ["nacht", "puzzles", "play", str(puzzle)], input=typed)
+        assert result.exit_code == 0 and "solved" in result.stdout
+
+
+ALIKE = "2 2\n0 1 1 0\n1 0 0 1\n0 0 1 1\n1 1 0 0\n"
+
+
+def test_nacht_check_not_unique(tmp_path: Path) -> None:
+    from asterion.models.nacht_files import parse_tileset, tileset_to_data
+
+    tileset = tileset_to_data(parse_tileset(ALIKE, "alike.txt"))
+    document = {"format": "asterion.nacht-puzzle/1", "id": "alike", "tileset": tileset}
+    code, out, _ = run("nacht", "puzzles", "check", write(tmp_path, document))
+    assert code == 1 and "NOT unique" in out
+    document["format"] = "asterion.nacht-puzzle/2"
+    code, _, err = run("nacht", "puzzles", "check", write(tmp_path, document))
+    assert code == 2 and "format" in err
+
+
+# -- booklet ------------------------------------------------------------------------------------
+
+
+def test_booklet_inlines_pictures_with_solutions_at_the_back(
+    aster_dir: Path, nacht_dir: Path, tmp_path: Path
+) -> None:
+    for folder in (aster_dir, nacht_dir):
+        for path in folder.iterdir():
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    out = tmp_path / "book.html"
+    code, stdout, _ = run("puzzles", "booklet", str(tmp_path), "--out", str(out))
+    assert code == 0 and "4 puzzles" in stdout
+    page = out.read_text()
+    assert page.count('<section class="puzzle"') == 4
+    assert page.count('<section class="solution"') == 4
+    assert page.index("<h2>Solutions</h2>") > page.rindex('<section class="puzzle"')
+    assert page.count("<svg") >= 8
+
+
+def test_booklet_refuses_foreign_json(tmp_path: Path) -> None:
+    write(tmp_path, {"format": "something/1"}, "odd.json")
+    code, _, err = run("puzzles", "booklet", str(tmp_path), "--out", str(tmp_path / "b.html"))
+    assert code == 2 and "odd.json" in err
