@@ -1,0 +1,87 @@
+"""Nacht tile puzzles: uniqueness re-proved by brute force on tiny sets, grading, files,
+and batches that do not depend on the worker count."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from asterion.errors import InputError
+from asterion.models.edges import Arrangement, EdgeProblem, Placement, canonical, check_arrangement
+from asterion.models.nacht import edge_problem
+from asterion.puzzles.aster import Difficulty
+from asterion.puzzles.batch import run_batch
+from asterion.puzzles.nacht import (
+    PUZZLE_FORMAT,
+    edge_tileset,
+    generate_puzzle,
+    label_of,
+    prove,
+    puzzle_from_data,
+    puzzle_to_data,
+)
+
+
+def brute_force_count(problem: EdgeProblem) -> int:
+    """Every permutation and turn of the pieces, checked side by side; classes under turns
+    of the whole picture (models/edges.py)."""
+    cells = problem.width * problem.height
+    found: set[Arrangement] = set()
+    for order in itertools.permutations(range(cells)):
+        for turns in itertools.product(range(4) if problem.rotations else (0,), repeat=cells):
+            flat = [Placement(p, t) for p, t in zip(order, turns, strict=True)]
+            arrangement = tuple(
+                tuple(flat[r * problem.width : (r + 1) * problem.width])
+                for r in range(problem.height)
+            )
+            if not check_arrangement(problem, arrangement):
+                found.add(canonical(problem, arrangement))
+    return len(found)
+
+
+def test_uniqueness_agrees_with_brute_force_on_2x2() -> None:
+    verdicts = []
+    for seed in range(8):
+        tileset = edge_tileset(2, 2, 2 + seed % 3, 1, seed, "tiny")
+        unique = prove(tileset).unique
+        assert unique == (brute_force_count(edge_problem(tileset).problem) == 1)
+        verdicts.append(unique)
+    assert True in verdicts and False in verdicts
+
+
+def test_generated_puzzle_fits_and_is_reproved_unique() -> None:
+    made = generate_puzzle(4, 0, Difficulty.EASY)
+    assert made.puzzle is not None and made.solution is not None
+    problem = edge_problem(made.puzzle.tileset).problem
+    assert check_arrangement(problem, made.solution) == []
+    assert prove(made.puzzle.tileset).unique is True
+    assert label_of(made.puzzle.nodes or 0) is Difficulty.EASY
+
+
+def test_sky_puzzle_round_trip() -> None:
+    made = generate_puzzle(1, 0, Difficulty.EASY, source="sky")
+    assert made.puzzle is not None
+    data = puzzle_to_data(made.puzzle)
+    again = puzzle_from_data(data, "p.json")
+    assert puzzle_to_data(again) == data
+    assert prove(again.tileset).unique is True
+
+
+def test_wrong_format_and_broken_tileset_are_refused() -> None:
+    made = generate_puzzle(4, 0, Difficulty.EASY)
+    assert made.puzzle is not None
+    data = puzzle_to_data(made.puzzle)
+    with pytest.raises(InputError, match="format"):
+        puzzle_from_data({**data, "format": "asterion.nacht-puzzle/7"}, "p.json")
+    broken = {**data, "tileset": {**data["tileset"], "tiles": data["tileset"]["tiles"][:-1]}}
+    with pytest.raises(InputError, match=r"tileset\.tiles"):
+        puzzle_from_data(broken, "p.json")
+    assert data["format"] == PUZZLE_FORMAT
+
+
+def test_batches_do_not_depend_on_the_worker_count() -> None:
+    one = run_batch("nacht", 3, "medium", 9, workers=1)
+    two = run_batch("nacht", 3, "medium", 9, workers=2)
+    assert [m.files for m in one.made] == [m.files for m in two.made]
+    assert [m.index for m in one.made] == [0, 1, 2]
