@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from asterion.models.aster import AsterRules, AsterState, Color
 from asterion.models.aster_board import Board, Vector
 from asterion.models.aster_cards import ActionKind, Card
 from asterion.models.aster_files import state_from_data, state_to_data
-from asterion.models.aster_patterns import check_pattern
+from asterion.models.aster_patterns import Placement, Transforms, check_pattern, placements
 from asterion.models.files import read_json_file, validate
 from asterion.puzzles.aster_plans import DEFAULT_MAX_STATES, PlanCount, count_plans
 from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachQuestion
@@ -94,14 +95,9 @@ class AsterPuzzle:
     generator: dict[str, int] | None = None
 
     def question(self) -> ReachQuestion:
-        """The reach question the puzzle asks.
-
-        :raises InputError: if the target has no placement on the board.
-        """
-        question = ReachQuestion.build(self.state, self.pattern, turns=self.turns)
-        if not question.targets:
-            raise InputError("the target cannot fit on the board: it has no placement")
-        return question
+        """The reach question the puzzle asks (inputs checked by :func:`check_question`)."""
+        targets = _placements(self.state.board, self.pattern, self.state.rules.transforms)
+        return ReachQuestion(self.state, targets, self.turns)
 
     @property
     def target_name(self) -> str:
@@ -109,6 +105,21 @@ class AsterPuzzle:
             return "the pattern"
         card = self.state.rules.catalog[self.card]
         return f"{card.name} ({card.abbr})"
+
+
+def check_question(puzzle: AsterPuzzle) -> None:
+    """:raises InputError: if the question cannot be asked: turns out of range, too many
+    slots, a finished game, or a target with no placement on the board."""
+    question = ReachQuestion.build(puzzle.state, puzzle.pattern, turns=puzzle.turns)
+    if not question.targets:
+        raise InputError("the target cannot fit on the board: it has no placement")
+
+
+@cache
+def _placements(
+    board: Board, pattern: tuple[Vector, ...], transforms: Transforms
+) -> tuple[Placement, ...]:
+    return tuple(placements(board, pattern, transforms))
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,17 @@ LABEL_FLOORS: tuple[tuple[Difficulty, int, int], ...] = (
 meeting none is easy. So an easy puzzle is solved in one action; medium needs two; hard three
 or more; expert three or more on a board with decoys, near misses and a long search (a score
 of 15: e.g. 3 actions, 3 decoys, 5 near misses and 300 states)."""
+
+
+ACTIONS_OF: dict[Difficulty, tuple[int, int | None]] = {
+    Difficulty.EASY: (1, 1),
+    Difficulty.MEDIUM: (2, 2),
+    Difficulty.HARD: (3, None),
+    Difficulty.EXPERT: (3, None),
+}
+"""The plan lengths each label allows, by :data:`LABEL_FLOORS` (a plan of 2 actions scores at
+least 6, so it is medium at once; one of 3 scores at least 9): the generator stops counting a
+candidate as soon as its length rules the label out."""
 
 
 def label_of(grade: Grade) -> Difficulty:
@@ -293,15 +315,18 @@ def sample_candidate(rng: random.Random, difficulty: Difficulty, rules: AsterRul
         if targets:
             last = rng.choice(targets)
             stars[last] = stars.pop(origin)
-    position = {
-        "rings": board.rings,
-        "stars": {p: stars[p].value for p in _ordered(board, stars)},
-        "reserve": {PLAYER.value: reserve},
-        "player": PLAYER.value,
-        "players": [PLAYER.value, OTHER.value],
-        "actions": [a.value for a in actions],
-    }
-    state = state_from_data(position, "<generator>", rules.catalog)
+    on_board = [stars.get(p) for p in board.points]
+    reserves = [0, 0, 0, 0]
+    reserves[PLAYER.number] = reserve
+    reserves[OTHER.number] = rules.stars_per_color - sum(1 for x in on_board if x is OTHER)
+    state = AsterState(
+        stars=tuple(on_board),
+        reserve=(reserves[0], reserves[1], reserves[2], reserves[3]),
+        players=(PLAYER, OTHER),
+        actions=actions,
+        rows=((), (), (), ()),
+        rules=rules,
+    )
     return AsterPuzzle("candidate", state, tuple(card.pattern), card.abbr, 1)
 
 
@@ -376,7 +401,11 @@ def generate_puzzle(
         candidate = sample_candidate(rng, difficulty, rules)
         question = candidate.question()
         count = count_plans(
-            question, max_states=max_states, time_limit=time_limit, stop_when_ambiguous=True
+            question,
+            max_states=max_states,
+            time_limit=time_limit,
+            stop_when_ambiguous=True,
+            actions_wanted=ACTIONS_OF[difficulty],
         )
         states += count.effort
         if not count.is_unique or count.certificate is None or not count.min_actions:
@@ -494,7 +523,7 @@ def puzzle_from_data(data: Any, source: str) -> AsterPuzzle:
         spec.id, state, pattern, card, spec.turns, spec.difficulty, grade, spec.generator
     )
     try:
-        puzzle.question()
+        check_question(puzzle)
     except InputError as error:
         raise InputError(error.problem, source=source, field="target") from None
     return puzzle

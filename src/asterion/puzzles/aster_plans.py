@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from asterion.models.aster import Action, AsterState, Color
 from asterion.models.aster_board import Board
@@ -82,8 +83,10 @@ class _Geometry:
     generation: tuple[int, ...]
     blocking: bool
 
-    @classmethod
-    def of(cls, board: Board) -> _Geometry:
+    @staticmethod
+    @cache
+    def of(board: Board) -> _Geometry:
+        """The tables of ``board`` (computed once per board parameters)."""
         index = board.index
         lines = []
         for p in board.points:
@@ -100,7 +103,9 @@ class _Geometry:
         )
         neighbors = tuple(tuple(index[t] for t in board.neighbors(p)) for p in board.points)
         generation = tuple(index[g] for g in board.generation_points)
-        return cls(tuple(lines), line_mask, ring_mask, neighbors, generation, board.line_blocking)
+        return _Geometry(
+            tuple(lines), line_mask, ring_mask, neighbors, generation, board.line_blocking
+        )
 
 
 def _mask(indices: Iterable[int]) -> int:
@@ -312,12 +317,16 @@ def count_plans(
     max_states: int = DEFAULT_MAX_STATES,
     time_limit: float = 60.0,
     stop_when_ambiguous: bool = False,
+    actions_wanted: tuple[int, int | None] = (0, None),
 ) -> PlanCount:
     """Count the distinct shortest plans of ``question`` and the plans one action longer.
 
-    With ``stop_when_ambiguous`` the walk stops at the second shortest plan (``plans`` is then
-    2, a lower bound, and ``near_misses`` is not counted): what a generator needs to reject a
-    candidate early. Own-stars-only questions are not supported (puzzles use any color).
+    For generators, two shortcuts that leave a rejected candidate's counts incomplete: with
+    ``stop_when_ambiguous`` the walk stops at the second shortest plan (``plans`` is then 2, a
+    lower bound, and ``near_misses`` is not counted); with ``actions_wanted = (low, high)`` it
+    stops (``complete`` false) once no plan of at most ``high`` actions exists, and skips the
+    near misses and the certificate when the shortest plan has fewer than ``low``.
+    Own-stars-only questions are not supported (puzzles use any color).
 
     >>> from asterion.models.aster_files import parse_state
     >>> state = parse_state(
@@ -335,8 +344,11 @@ def count_plans(
         return PlanCount(None, 0, 0, 0, True)
     effort = 0
     bound = walker.missing(to_masks(question.state.stars))
+    low, high = actions_wanted
     # Iterative deepening: the first bound with a plan is the minimum.
     while True:
+        if high is not None and bound > high:
+            return PlanCount(None, 0, 0, effort, False)
         walk = _walk(
             walker, bound, max_states - effort, deadline, stop_at_second=stop_when_ambiguous
         )
@@ -350,8 +362,8 @@ def count_plans(
         bound += 1
     shortest = min(walk.plans)
     plans = walk.plans[shortest]
-    if not walk.exact:
-        return PlanCount(shortest, plans, 0, effort, True)
+    if not walk.exact or shortest < low:
+        return PlanCount(shortest, plans, 0, effort, walk.exact)
     certificate = None
     if plans == 1:
         certificate = certify(question, _steps(walker, walk, shortest))
