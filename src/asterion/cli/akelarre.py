@@ -138,6 +138,9 @@ def equilibria(
     time_limit: Annotated[
         float, typer.Option(min=0.01, help="Seconds for the 3-player mixed search.")
     ] = 20.0,
+    max_support: Annotated[
+        int, typer.Option(min=1, max=5, help="3 players: largest support searched per player.")
+    ] = 2,
     payouts: PayoutsOpt = None,
     supply: SupplyOpt = None,
     objectives: ObjectivesOpt = None,
@@ -147,7 +150,7 @@ def equilibria(
 ) -> None:
     """One turn's destination choice as a game: exact payoffs (gain in objective progress),
     every pure Nash equilibrium, and mixed equilibria for 2 players (support enumeration)
-    and 3 players (supports of up to 2 destinations each). When the position file has a
+    and 3 players (supports of up to --max-support destinations each). When the position file has a
     chain in progress, also the best responses of the seat choosing now, given what it was
     told (the rest equally likely).
 
@@ -164,10 +167,10 @@ def equilibria(
         mixed = [_mixed_data(e) for e in mixed_equilibria_2p(game) if not e.is_pure]
         search_status = "complete (equal-size supports)"
     elif len(game.players) == 3:
-        search = mixed_equilibria_3p(game, time_limit=time_limit)
+        search = mixed_equilibria_3p(game, max_support=max_support, time_limit=time_limit)
         mixed = [_mixed_data(e) for e in search.equilibria if not e.is_pure]
         search_status = (
-            "complete (supports of up to 2)"
+            f"complete (supports of up to {max_support})"
             if search.status.value == "optimal"
             else f"time limit: {search.supports_examined} of {search.supports_total} supports"
         )

@@ -72,7 +72,6 @@ Valuation = Callable[[AkelarreState, Seat], Fraction]
 Strategy = tuple[Fraction, ...]
 """Probabilities over :data:`~asterion.models.akelarre.DESTINATIONS`."""
 
-MAX_PLAYERS_PURE = 5
 DEFAULT_3P_TIME_LIMIT = 20.0
 
 
