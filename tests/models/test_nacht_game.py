@@ -190,6 +190,22 @@ def test_knocking_lays_the_tile_for_one_coin_and_no_constellation() -> None:
     assert state.active == 1 and state.phase == "turn"
 
 
+@pytest.mark.parametrize(("collects_holes", "coins"), [(False, 16), (True, 17)])
+def test_a_knock_that_closes_a_hole(collects_holes: bool, coins: int) -> None:
+    # 3x3, start 4, K = {0, 3}. P0 declines 3 (14 coins); P1 lays 1; P0 draws 8 (no fit)
+    # and passes over 3: P1 lets it go; P1 lays 0; P0 draws 6 (no fit) and passes over 3
+    # again. Knocking 3 closes hole (1,1) = cells 0, 1, 3, 4 and completes K: the knocker
+    # gets the knock coin (15 + 1), plus the hole with G4 (+1), never K's 2.
+    sky = Sky.grid(3, 3, {"K": (0, 3)})
+    rules = NachtRules(knocker_collects_holes=collects_holes)
+    state = NachtState.start(sky, [3, 1, 8, 0, 6, 2, 5, 7], players=2, rules=rules)
+    state = play(state, [Decline(), Pass(), Lay(1), Pass(), Pass(), NoKnock(), Lay(0), Pass()])
+    state = apply(state, Pass())
+    assert state.phase == "knock" and moves(state) == [Knock(3), NoKnock()]
+    state = apply(state, Knock(3))
+    assert state.coins == (14, coins) and state.markers == 1
+
+
 def test_nobody_knocks_after_a_decline_or_a_lay() -> None:
     sky = Sky.grid(7, 1, {})
     # Player 0 declines the fitting 2 and passes: paid, so no knock window.
