@@ -564,16 +564,16 @@ def solution_to_data(puzzle: AsterPuzzle, certificate: Certificate) -> dict[str,
 
 
 def puzzle_svg(puzzle: AsterPuzzle) -> str:
-    """The start position, titled with the target and the action list (no hint of where)."""
+    """The start position, titled with the target (no hint of where it goes; the action list
+    is in the puzzle's words, :func:`describe`, as a title that long would not fit)."""
     from asterion.render.aster_svg import board_svg
 
-    actions = ", ".join(a.value.replace("_", " ") for a in puzzle.state.actions)
-    turns = "" if puzzle.turns == 1 else f" ({puzzle.turns} turns)"
+    name = (
+        puzzle.target_name if puzzle.card is None else puzzle.state.rules.catalog[puzzle.card].name
+    )
     label = f" [{puzzle.difficulty.value}]" if puzzle.difficulty else ""
     return board_svg(
-        puzzle.state.board,
-        stars=puzzle.state.star_map(),
-        title=f"{puzzle.id}{label}: form {puzzle.target_name} with {actions}{turns}",
+        puzzle.state.board, stars=puzzle.state.star_map(), title=f"{puzzle.id}{label}: {name}"
     )
 
 
