@@ -273,6 +273,22 @@ def test_empty_display_bonus_pays_each_later_turn() -> None:
     assert state.is_over and state.coins == (16, 15) and state.winners() == (0,)
 
 
+def test_states_are_immutable_hashable_and_transpose() -> None:
+    # 7x1 row, start 3, A = {4, 5}. Tiles 1 and 5 do not fit when drawn; 2 and 4 are laid
+    # as drawn (solo, so passing over 1 and 5 is safe); 0 does not fit. Now 1 and 5 fit and
+    # laying them in either order makes the same position (A pays 2 either way).
+    sky = Sky.grid(7, 1, {"A": (4, 5)})
+    state = NachtState.start(sky, [1, 5, 2, 4, 0, 6], players=1)
+    state = play(state, [Pass(), Pass(), Lay(2), Pass(), Lay(4), Pass()])
+    assert state.drawn is None and moves(state) == [Lay(1), Lay(5), Pass()]
+    one = play(state, [Lay(1), Lay(5)])
+    two = play(state, [Lay(5), Lay(1)])
+    assert one == two and hash(one) == hash(two) and len({one, two, state}) == 2
+    assert one.coins == (17,)
+    with pytest.raises(AttributeError):
+        one.coins = (0,)  # type: ignore[misc]
+
+
 def test_bad_setups_are_refused() -> None:
     sky = Sky.grid(3, 1, {})
     with pytest.raises(InputError, match="players"):
