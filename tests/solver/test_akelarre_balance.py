@@ -24,7 +24,7 @@ from asterion.solver.akelarre_balance import (
     BalanceReport,
     GameRecord,
     make_policy,
-    quick_gain,
+    quick_progress,
     selfplay,
 )
 from asterion.solver.akelarre_equilibria import objective_progress
@@ -102,7 +102,7 @@ def test_policies_choose_legal_messages(name: str) -> None:
             state = apply(state, action)
 
 
-def test_quick_gain_matches_the_engine_when_nothing_is_completed() -> None:
+def test_quick_progress_matches_the_engine_when_nothing_is_completed() -> None:
     # The policies' shortcut against the rules engine on random positions and profiles:
     # wherever the engine's turn completes no objective, the two valuations agree exactly.
     rng = random.Random(0)
@@ -122,7 +122,7 @@ def test_quick_gain_matches_the_engine_when_nothing_is_completed() -> None:
         if any(rite.completed for rite in report.rites):
             continue
         for seat in state.players:
-            assert quick_gain(state, seat, profile) == objective_progress(after, seat)
+            assert quick_progress(state, seat, profile) == objective_progress(after, seat)
         compared += 1
     assert compared > 60
 

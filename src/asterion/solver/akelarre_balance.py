@@ -10,7 +10,7 @@ can see (its board, the public position, and what the chain told it):
   the virtual player's among the four locations); ties at random; the card goes to a random
   seat still to choose.
 - ``equilibrium``: plays its part of a pure equilibrium of the turn's destination game
-  (:mod:`~asterion.solver.akelarre_equilibria`, with :func:`quick_gain` as the valuation so
+  (:mod:`~asterion.solver.akelarre_equilibria`, with :func:`quick_progress` as the valuation so
   that nobody peeks at the objective deck), the one that best-response dynamics reach
   from everyone at the location of the element they miss most (each player in turn switches
   to its best reply, ties kept, lowest destination first, for up to
@@ -37,6 +37,7 @@ first-player token on turn 1.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -66,7 +67,7 @@ from asterion.models.akelarre import (
     rite_order,
     waiting_seats,
 )
-from asterion.solver.akelarre_equilibria import objective_progress, settle_well
+from asterion.solver.akelarre_equilibria import settle_well
 
 MAX_GAMES = 100_000
 GREEDY_SAMPLES = 12
@@ -139,19 +140,20 @@ class GreedyPolicy:
 def greedy_destination(state: AkelarreState, rng: random.Random, samples: int) -> Destination:
     """The destination with the best mean gain over ``samples`` guesses of the unknown
     destinations (ties at random). A guess is a destination per unknown seat and a location
-    it takes instead when the chooser declares the Well. Gains come from :func:`quick_gain`."""
+    it takes instead when the chooser declares the Well. Values come from
+    :func:`quick_progress`."""
     seat = state.holder
     known = state.known_to(seat)
-    before = objective_progress(state, seat)
+    scale = progress_scale(state.rules)
     unknown = [s for s in range(state.rules.seats) if s != seat and s not in known]
     guesses = [
         {s: (rng.choice(_open_destinations(state, -1, s)), rng.choice(LOCATIONS)) for s in unknown}
         for _ in range(samples)
     ]
     best: list[Destination] = []
-    best_value = Fraction(-1)
+    best_value = -1
     for mine in _options(state):
-        total = Fraction(0)
+        total = 0
         for guess in guesses:
             profile = []
             for other in range(state.rules.seats):
@@ -162,7 +164,7 @@ def greedy_destination(state: AkelarreState, rng: random.Random, samples: int) -
                 else:
                     wanted, instead = guess[other]
                     profile.append(instead if mine == WELL and wanted == WELL else wanted)
-            total += quick_gain(state, seat, profile) - before
+            total += scaled_progress(state, seat, profile, scale)
         if total > best_value:
             best, best_value = [mine], total
         elif total == best_value:
@@ -170,12 +172,26 @@ def greedy_destination(state: AkelarreState, rng: random.Random, samples: int) -
     return rng.choice(best)
 
 
-def quick_gain(state: AkelarreState, seat: Seat, profile: Sequence[Destination]) -> Fraction:
+def progress_scale(rules: AkelarreRules) -> int:
+    """A common denominator of every objective progress value: 2 · lcm of objective sizes."""
+    return 2 * math.lcm(*(sum(objective.needs) for objective in rules.objectives))
+
+
+def quick_progress(state: AkelarreState, seat: Seat, profile: Sequence[Destination]) -> Fraction:
     """:func:`objective_progress` of ``seat`` after the turn, worked out for that seat alone
     and without peeking at the objective deck: what it takes (the Well's content, or its due
     limited by what the seats before it at the same location leave), then the objectives it
     completes (K6), each replaced by an unknown card that counts as no progress. Resources
     sacrificed by earlier seats are not counted, so a take can be underestimated."""
+    scale = progress_scale(state.rules)
+    return Fraction(scaled_progress(state, seat, profile, scale), scale)
+
+
+def scaled_progress(
+    state: AkelarreState, seat: Seat, profile: Sequence[Destination], scale: int
+) -> int:
+    """:func:`quick_progress` times ``scale`` (:func:`progress_scale`): an exact integer,
+    which the policies compare without fractions."""
     rules = state.rules
     board = state.seats[seat]
     mine = profile[seat]
@@ -192,15 +208,15 @@ def quick_gain(state: AkelarreState, seat: Seat, profile: Sequence[Destination])
             if profile[other] == mine:
                 left -= min(due, left)
         held[mine] += min(due, left)
-    value = Fraction(len(board.completed))
+    value = len(board.completed) * scale
     in_play = [rules.objective(o) for o in (board.private, state.public) if o is not None]
     for objective in in_play:
         if all(h >= n for h, n in zip(held, objective.needs, strict=True)):
             held = [h - n for h, n in zip(held, objective.needs, strict=True)]
-            value += 1
+            value += scale
         else:
             covered = sum(min(h, n) for h, n in zip(held, objective.needs, strict=True))
-            value += Fraction(covered, 2 * sum(objective.needs))
+            value += covered * (scale // (2 * sum(objective.needs)))
     return value
 
 
@@ -228,18 +244,22 @@ def best_response_profile(state: AkelarreState) -> tuple[Destination, ...]:
     """Best-response dynamics on the turn's destination game (the virtual player, if any,
     averaged over its four locations); a destination per seat (the virtual seat's is 0)."""
     players = state.players
-    cache: dict[tuple[Destination, ...], tuple[Fraction, ...]] = {}
+    scale = progress_scale(state.rules)
+    cache: dict[tuple[Destination, ...], tuple[int, ...]] = {}
 
-    def payoffs(profile: tuple[Destination, ...]) -> tuple[Fraction, ...]:
+    def payoffs(profile: tuple[Destination, ...]) -> tuple[int, ...]:
+        """Each player's value summed over the virtual player's locations (a fixed multiple
+        of the average, so comparisons are unchanged), times ``scale``."""
         if profile not in cache:
             chances = LOCATIONS if state.virtual_seat is not None else (None,)
-            totals = [Fraction(0)] * len(players)
+            totals = [0] * len(players)
             for chance in chances:
                 full = settle_well(state, list(profile) + ([] if chance is None else [chance]))
                 totals = [
-                    t + quick_gain(state, s, full) for t, s in zip(totals, players, strict=True)
+                    t + scaled_progress(state, s, full, scale)
+                    for t, s in zip(totals, players, strict=True)
                 ]
-            cache[profile] = tuple(t / len(chances) for t in totals)
+            cache[profile] = tuple(totals)
         return cache[profile]
 
     profile = tuple(_most_missed(state, s) for s in players)
