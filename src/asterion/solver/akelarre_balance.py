@@ -4,11 +4,12 @@
 can see (its board, the public position, and what the chain told it):
 
 - ``random``: a legal message uniformly at random.
-- ``greedy``: the destination with the best mean gain in
-  :func:`~asterion.solver.akelarre_equilibria.objective_progress` over :data:`GREEDY_SAMPLES`
-  guesses of the destinations it does not know (each equally likely among those still open,
-  the virtual player's among the four locations); ties at random; the card goes to a random
-  seat still to choose.
+- ``greedy``: the destination with the best mean objective progress after the turn
+  (:func:`quick_progress`: :func:`~asterion.solver.akelarre_equilibria.objective_progress`
+  worked out without peeking at the objective deck) over :data:`GREEDY_SAMPLES` guesses of
+  the destinations it does not know (each equally likely among those still open, the virtual
+  player's among the four locations); ties at random; the card goes to a random seat still
+  to choose.
 - ``equilibrium``: plays its part of a pure equilibrium of the turn's destination game
   (:mod:`~asterion.solver.akelarre_equilibria`, with :func:`quick_progress` as the valuation so
   that nobody peeks at the objective deck), the one that best-response dynamics reach
@@ -178,7 +179,7 @@ def progress_scale(rules: AkelarreRules) -> int:
 
 
 def quick_progress(state: AkelarreState, seat: Seat, profile: Sequence[Destination]) -> Fraction:
-    """:func:`objective_progress` of ``seat`` after the turn, worked out for that seat alone
+    """:func:`~asterion.solver.akelarre_equilibria.objective_progress` of ``seat`` after the turn, worked out for that seat alone
     and without peeking at the objective deck: what it takes (the Well's content, or its due
     limited by what the seats before it at the same location leave), then the objectives it
     completes (K6), each replaced by an unknown card that counts as no progress. Resources
