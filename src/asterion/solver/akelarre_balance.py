@@ -181,10 +181,10 @@ def progress_scale(rules: AkelarreRules) -> int:
 def quick_progress(state: AkelarreState, seat: Seat, profile: Sequence[Destination]) -> Fraction:
     """:func:`~asterion.solver.akelarre_equilibria.objective_progress` of ``seat`` after the
     turn, worked out for that seat alone and without peeking at the objective deck: what it
-    takes (the Well's content, or its due
-    limited by what the seats before it at the same location leave), then the objectives it
-    completes (K6), each replaced by an unknown card that counts as no progress. Resources
-    sacrificed by earlier seats are not counted, so a take can be underestimated."""
+    takes (the Well's content, or its due limited by what the seats before it at the same
+    location leave), then the objectives it completes (K6), each replaced by an unknown card
+    that counts as no progress. Resources sacrificed by earlier seats are not counted, so a
+    take can be underestimated."""
     scale = progress_scale(state.rules)
     return Fraction(scaled_progress(state, seat, profile, scale), scale)
 
