@@ -65,6 +65,7 @@ def test_metrics_on_hand_made_records() -> None:
     metrics = report.metrics
     assert metrics["balance"] == pytest.approx(1 - (0.5 - 0.125))
     assert metrics["first_player_advantage"] == pytest.approx(0.5 - 1 / 3)
+    assert metrics["win_rate_error"] == pytest.approx((0.5 * 0.5 / 4) ** 0.5)
     assert metrics["drawishness"] == pytest.approx(2 / 4)  # resources and shared
     assert metrics["shared_wins"] == pytest.approx(1 / 4)
     assert metrics["duration"] == pytest.approx((13 * 3 + 11) / 4)

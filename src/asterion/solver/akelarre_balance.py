@@ -78,6 +78,8 @@ POLICY_NAMES = ("random", "greedy", "equilibrium")
 METRIC_DEFINITIONS: dict[str, str] = {
     "balance": "1 - (highest - lowest) win rate over turn-order positions; 1 is even",
     "first_player_advantage": "win rate of turn-order position 1 minus 1/players",
+    "win_rate_error": "standard error of a position's win rate, sqrt(p(1-p)/games) at the "
+    "highest rate p (shared wins counted as fractions, so approximate)",
     "completion": "objectives completed per player per game (mean)",
     "deck_completed": "share of the objective deck completed per game, all players together",
     "drawishness": "share of games where the most objectives are tied (decided by resources, "
@@ -436,6 +438,7 @@ class BalanceReport:
         return {
             "balance": 1 - (max(rates) - min(rates)),
             "first_player_advantage": rates[0] - 1 / n,
+            "win_rate_error": math.sqrt(max(rates) * (1 - max(rates)) / games),
             "completion": statistics.fmean(c for r in records for c in r.completed),
             "deck_completed": statistics.fmean(
                 sum(r.completed) / self.objectives_in_deck for r in records
