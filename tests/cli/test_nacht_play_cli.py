@@ -1,8 +1,8 @@
 """``asterion nacht simulate | best-play | advise``, in-process.
 
-Expected numbers: the solo invariant on the shipped sky (15 + 16 holes + 56 span coins = 87
-for a player who never declines; a decline costs exactly 1), and plain minimax for the
-value of a tiny known-order game.
+Expected numbers: the solo invariant on the shipped sky (15 + 16 holes + the verifier's
+constellation spans, for a player who never declines; a decline costs exactly 1), and plain
+minimax for the value of a tiny known-order game.
 """
 
 from __future__ import annotations
@@ -13,13 +13,18 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
-from asterion.models.nacht_files import tileset_to_data
+from asterion.models.nacht_files import default_tileset, tileset_to_data
 from asterion.models.nacht_game import NachtState, deal_order
 from asterion.models.nacht_game_files import order_document, practice_tileset
 from asterion.solver.nacht_play import minimax_value, solved_sky
+from asterion.solver.nacht_verify import verify
 
-# The shipped sky (row 0 north): the start tile T17 at (2, 2); T14 lies north of it.
-SHIPPED_START, NORTH_OF_START = "T17", "T14"
+# The shipped sky as the verifier arranges it (row 0 north): the start tile at (2, 2), its
+# northern neighbour, a corner tile (not next to the start), and a never-declining solo total.
+_REPORT = verify(default_tileset())
+_GRID = _REPORT.arrangements[0]
+SHIPPED_START, NORTH_OF_START, CORNER = _GRID[2][2], _GRID[1][2], _GRID[0][0]
+SOLO = 15 + 16 + sum(len(s.tiles) for s in _REPORT.constellations if s.tiles != (SHIPPED_START,))
 
 
 def practice_files(tmp_path: Path, width: int = 2, height: int = 3, seed: int = 0) -> str:
@@ -52,8 +57,8 @@ def test_simulate_solo_on_the_shipped_sky_collects_every_coin() -> None:
     )
     assert code == 0
     data = json.loads(out)
-    assert data["coins"] == [[87], [87]]
-    assert data["strategies"][0]["mean"] == 87
+    assert data["coins"] == [[SOLO], [SOLO]]
+    assert data["strategies"][0]["mean"] == SOLO
 
 
 def test_simulate_three_strategies_with_a_plot(tmp_path: Path) -> None:
@@ -170,7 +175,7 @@ def test_advise_solo_decline_costs_one_coin(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["decline_minus_lay"] == {"mean": -1.0, "ci95": [-1.0, -1.0]}
     coins = {m["move"]: m["mean_coins"] for m in data["moves"]}
-    assert coins == {f"lay {NORTH_OF_START}": 87.0, "decline (pay 1)": 86.0}
+    assert coins == {f"lay {NORTH_OF_START}": SOLO, "decline (pay 1)": SOLO - 1}
 
 
 def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
@@ -181,9 +186,9 @@ def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"laid": [SHIPPED_START, "T02"]}, "not connected"),
-        ({"laid": ["T14"], "drawn": None}, "start tile T17 must be laid"),
-        ({"drawn": "T01"}, "does not fit"),
+        ({"laid": [SHIPPED_START, CORNER]}, "not connected"),
+        ({"laid": [NORTH_OF_START], "drawn": None}, f"start tile {SHIPPED_START} must be laid"),
+        ({"drawn": CORNER}, "does not fit"),
         ({"coins": [15, 15]}, "2 entries for 1 players"),
         ({"displays": [[NORTH_OF_START]]}, "also in"),
         ({"active": 1}, "player 1 of 1"),

@@ -555,8 +555,17 @@ class _Search:
             return [self.fixed[1].choose(state, self.rng)]
         moves = list(legal_moves(state))
         gain = state.sky.gain
-        # Likely-good first: lays by what they pay, knocks, then the rest.
-        moves.sort(key=lambda m: -gain(state.laid, m.tile) if isinstance(m, Lay | Knock) else 1)
+        # Likely-good first: paying lays and knocks by what they pay, then passing (keeping
+        # the tiles), then the rest (measured: about 10% fewer nodes than passing last).
+        moves.sort(
+            key=lambda m: (
+                -gain(state.laid, m.tile)
+                if isinstance(m, Lay | Knock)
+                else -0.5
+                if isinstance(m, Pass)
+                else 1
+            )
+        )
         return moves
 
     def value(self, state: NachtState, alpha: float, beta: float) -> int:
@@ -624,18 +633,25 @@ class _Search:
                 lower = guess
         return guess
 
-    def line(self, state: NachtState) -> list[tuple[int, Move]]:
-        """An optimal line of play from ``state``: (decider, move) to the end."""
+    def line(self, state: NachtState, value: int) -> list[tuple[int, Move]]:
+        """An optimal line of play from ``state``, whose exact ``value`` is known:
+        (decider, move) to the end. A move is on it when one null-window search shows its
+        child reaches the value (no move does better, so reaching it is attaining it)."""
         played = []
         while not state.is_over:
-            target = self.exact(state)
+            maximizing = state.decider == 0
             for move in self.moves(state):
                 child = apply_unchecked(state, move)
-                if _diff(state, child) + self.exact(child) == target:
+                need = value - _diff(state, child)
+                if maximizing:
+                    reaches = self.value(child, need - 1, need) >= need
+                else:
+                    reaches = self.value(child, need, need + 1) <= need
+                if reaches:
                     played.append((state.decider, move))
-                    state = child
+                    state, value = child, need
                     break
-            else:  # pragma: no cover - the table's value is attained by some move
+            else:  # pragma: no cover - some move attains the value
                 raise AssertionError("no move attains the value")
         return played
 
@@ -704,7 +720,7 @@ def solve_known_order(
     search = _Search(started + time_limit)
     try:
         future = search.exact(state)
-        line = search.line(state)
+        line = search.line(state, future)
     except _Timeout:
         return GameValue(
             Status.UNKNOWN,
