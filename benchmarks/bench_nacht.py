@@ -29,10 +29,12 @@ by itself):
   CaDiCaL through python-sat; counting adds blocking clauses.
 
 Every arrangement a method returns is re-checked edge by edge; counts of methods that finished
-are compared. Times are wall seconds inside the worker, after imports and before the answer is
-printed (model building included). A method that times out on a size is not run on larger
-sizes of the same question (shown as "skip"). Ratios are the peer's time over ours; a time-out
-counts as the limit (so the ratio is a lower bound, shown with ">").
+are compared. Times are seconds inside the worker, after imports and before the answer is
+printed (model building included), shown as ``wall/cpu``: on a shared machine the process's
+CPU time is the steadier figure (every method here computes in its own process, on one
+thread), so ratios are the peer's CPU time over ours. Limits are wall time; a time-out counts
+as the limit (the ratio is then a lower bound, shown with ">"). A method that times out on a
+size is not run on larger sizes of the same question (shown as "skip").
 """
 
 from __future__ import annotations
@@ -417,15 +419,17 @@ def worker(method: str, spec: str, task: str, seconds: float) -> None:
     if method == "search":  # load the compiled loop before the clock starts
         run_search(generate(3, 3, 1, 2, 0), 1, 10.0)
     limit = 1 if task == "first" else COUNT_ALL
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if method == "plain":
         answer = plain_search(problem, limit, start + seconds)
     else:
         answer = RUNNERS[method](problem, limit, seconds)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     if answer.first is not None and check_arrangement(problem, answer.first):
         answer = Answer("error", answer.count, None)
-    print(json.dumps({"status": answer.status, "count": answer.count, "seconds": elapsed}))
+    print(
+        json.dumps({"status": answer.status, "count": answer.count, "seconds": elapsed, "cpu": cpu})
+    )
 
 
 def run_worker(method: str, instance: Instance, task: str, seconds: float) -> dict[str, Any]:
@@ -435,11 +439,11 @@ def run_worker(method: str, instance: Instance, task: str, seconds: float) -> di
             command, capture_output=True, text=True, timeout=seconds + GRACE, check=False
         )
     except subprocess.TimeoutExpired:
-        return {"status": "timeout", "count": 0, "seconds": seconds}
+        return {"status": "timeout", "count": 0, "seconds": seconds, "cpu": seconds}
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
-        return {"status": "error", "count": 0, "seconds": 0.0, "message": tail[0]}
+        return {"status": "error", "count": 0, "seconds": 0.0, "cpu": 0.0, "message": tail[0]}
     answer: dict[str, Any] = json.loads(lines[-1])
     if answer["status"] == "timeout" or answer["seconds"] > seconds:
         answer["status"], answer["seconds"] = "timeout", max(answer["seconds"], seconds)
@@ -464,15 +468,17 @@ def available(method: str) -> bool:
 
 
 def cell(answer: dict[str, Any] | None, ours: dict[str, Any] | None) -> str:
+    """``wall/cpu`` seconds, and the ratio of CPU times to ours (``>`` when timed out)."""
     if answer is None:
         return "skip"
     if answer["status"] == "error":
         return "error"
-    text = f"{answer['seconds']:.2f}"
     if answer["status"] == "timeout":
         text = f">{answer['seconds']:.0f}"
+    else:
+        text = f"{answer['seconds']:.2f}/{answer['cpu']:.2f}"
     if ours is not None and ours["status"] in ("found", "none"):
-        ratio = answer["seconds"] / max(ours["seconds"], 1e-3)
+        ratio = answer["cpu"] / max(ours["cpu"], 1e-3)
         text += f" ({'>' if answer['status'] == 'timeout' else ''}{ratio:.0f}x)"
     return text
 
