@@ -223,3 +223,23 @@ def test_a_pattern_with_no_placement_is_refused() -> None:
     data = _document(target={"pattern": [[0, 0], [8, 8], [1, 0]]})
     with pytest.raises(InputError, match="cannot fit"):
         puzzle_from_data(data, "p.json")
+
+
+def test_a_plan_reached_late_first_keeps_its_earliest_slot() -> None:
+    # Regression: a plan class first met through a late slot, then through an earlier one
+    # from another parent, must keep the earlier slot (else a near miss was lost: 119).
+    state = parse_state(
+        json.dumps(
+            {
+                "rings": 2,
+                "stars": {"1NW": "blue", "1N": "blue", "2NW": "blue", "2SW": "red", "1S": "red"},
+                "player": "red",
+                "players": ["red", "blue"],
+                "actions": ["nudge", "move_line", "move_ring", "move_line"],
+            }
+        )
+    )
+    question = ReachQuestion.build(state, [[0, 0], [0, 1], [0, 2]])
+    count = count_plans(question)
+    assert (count.min_actions, count.plans, count.near_misses) == brute_force(question)
+    assert count.near_misses == 120

@@ -281,7 +281,7 @@ def _walk(
     effort = 0
     for used in range(bound + 1):
         following: dict[_Key, list[int]] = {}
-        for key in sorted(layer, key=lambda k: layer[k][0]):
+        for key in layer:
             position, gap = layer[key]
             if gap == 0:
                 plans[used] = plans.get(used, 0) + 1
@@ -299,7 +299,11 @@ def _walk(
                 child = (after, tuple(sorted((*moves, move_code(move)))))
                 entry = following.get(child)
                 if entry is not None:
-                    continue  # this class was reached already, at an earlier or equal slot
+                    # Reached already: keep the earliest slot, which leaves the most open.
+                    if after_position < entry[0]:
+                        entry[0] = after_position
+                        parents[used + 1, child] = (key, move)
+                    continue
                 after_gap = missing(after)
                 if used + 1 + after_gap > bound or after_gap > walker.usable_after[after_position]:
                     continue
