@@ -8,7 +8,14 @@ import itertools
 import pytest
 
 from asterion.errors import InputError
-from asterion.models.edges import Arrangement, EdgeProblem, Placement, canonical, check_arrangement
+from asterion.models.edges import (
+    Arrangement,
+    EdgeProblem,
+    Placement,
+    canonical,
+    check_arrangement,
+    turn,
+)
 from asterion.models.nacht import edge_problem
 from asterion.puzzles.aster import Difficulty
 from asterion.puzzles.batch import run_batch
@@ -26,10 +33,14 @@ from asterion.puzzles.nacht import (
 def brute_force_count(problem: EdgeProblem) -> int:
     """Every permutation and turn of the pieces, checked side by side; classes under turns
     of the whole picture (models/edges.py)."""
-    cells = problem.width * problem.height
+    cells = problem.cells()
     found: set[Arrangement] = set()
-    for order in itertools.permutations(range(cells)):
-        for turns in itertools.product(range(4) if problem.rotations else (0,), repeat=cells):
+    for order in itertools.permutations(range(len(cells))):
+        # Each piece's turns with its border sides (color 0) facing out, and only those.
+        choices = [
+            _outward_turns(problem, piece, cell) for piece, cell in zip(order, cells, strict=True)
+        ]
+        for turns in itertools.product(*choices):
             flat = [Placement(p, t) for p, t in zip(order, turns, strict=True)]
             arrangement = tuple(
                 tuple(flat[r * problem.width : (r + 1) * problem.width])
@@ -38,6 +49,19 @@ def brute_force_count(problem: EdgeProblem) -> int:
             if not check_arrangement(problem, arrangement):
                 found.add(canonical(problem, arrangement))
     return len(found)
+
+
+def _outward_turns(problem: EdgeProblem, piece: int, cell: tuple[int, int]) -> list[int]:
+    r, c = cell
+    outside = (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
+    return [
+        t
+        for t in (range(4) if problem.rotations else (0,))
+        if all(
+            (color == 0) == out
+            for color, out in zip(turn(problem.pieces[piece], t), outside, strict=True)
+        )
+    ]
 
 
 def test_uniqueness_agrees_with_brute_force_on_2x2() -> None:
