@@ -8,10 +8,23 @@ and gather a folder of them into a printable booklet. Exit statuses as everywher
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from asterion.cli._common import (
     BAD_INPUT,
@@ -80,7 +93,7 @@ def _generate(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(f"cannot create: {error.strerror}", source=str(out)) from None
-    with progress_bar(f"{kind} {level.value} puzzles", quiet=json_out) as progress:
+    with _progress(f"{kind} {level.value} puzzles", quiet=json_out) as progress:
         batch = run_batch(
             "aster" if kind == "aster" else "nacht",
             count,
@@ -114,6 +127,30 @@ def _generate(
             f"({batch.attempts} candidates tried)"
         )
     finish(YES if len(batch.made) == count else UNKNOWN)
+
+
+@contextmanager
+def _progress(description: str, *, quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """The shared progress bar (silent in a pipe or with --json), plus puzzles per minute."""
+    if quiet or not console.is_terminal:
+        with progress_bar(description, quiet=True) as silent:
+            yield silent
+        return
+    columns: list[ProgressColumn] = [TextColumn("{task.description}"), BarColumn()]
+    columns += [MofNCompleteColumn(), _PerMinute(), TimeElapsedColumn()]
+    columns += [TextColumn("ETA"), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+class _PerMinute(ProgressColumn):
+    """Puzzles per minute so far."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = 60 * task.completed / elapsed if elapsed > 0 and task.completed else 0.0
+        return Text(f"{rate:.0f}/min")
 
 
 def _grade_words(grade: dict[str, Any]) -> str:

@@ -145,6 +145,8 @@ def run_batch(
     def successes() -> int:
         return sum(1 for m in results.values() if m.puzzle_id is not None)
 
+    if progress is not None:
+        progress(0, count)
     with _runner(backend, workers) as submit:
         while successes() < count and next_index < limit:
             wave = range(next_index, min(limit, next_index + count - successes()))
