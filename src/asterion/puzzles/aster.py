@@ -238,19 +238,22 @@ class Profile:
     """How candidates are drawn for one difficulty (tuned so that each label is hit often).
 
     ``actions``: length of the action list; ``decoys``: stars placed off the target;
-    ``stars``: the smallest and largest targets (stars in the pattern).
+    ``stars``: the smallest and largest targets (stars in the pattern); ``two_turns``: the
+    share of puzzles played over two turns, with a list of ``two_turn_actions`` symbols.
     """
 
     actions: tuple[int, int]
     decoys: tuple[int, int]
     stars: tuple[int, int]
+    two_turns: float = 0.0
+    two_turn_actions: tuple[int, int] = (3, 3)
 
 
 PROFILES: dict[Difficulty, Profile] = {
     Difficulty.EASY: Profile((2, 3), (1, 3), (3, 5)),
     Difficulty.MEDIUM: Profile((3, 4), (2, 3), (4, 7)),
     Difficulty.HARD: Profile((4, 5), (2, 3), (5, 7)),
-    Difficulty.EXPERT: Profile((5, 5), (3, 3), (5, 7)),
+    Difficulty.EXPERT: Profile((5, 5), (3, 3), (5, 7), two_turns=0.5),
 }
 
 ACTION_WEIGHTS: dict[ActionKind, int] = {
@@ -287,16 +290,17 @@ def sample_candidate(rng: random.Random, difficulty: Difficulty, rules: AsterRul
     card = rng.choice(target_cards(rules, *profile.stars))
     planted = sorted(rng.choice(rules.placements_of(card)), key=board.index.__getitem__)
     kinds = list(ACTION_WEIGHTS)
-    actions = tuple(
-        rng.choices(kinds, list(ACTION_WEIGHTS.values()), k=rng.randint(*profile.actions))
-    )
+    turns, length = 1, profile.actions
+    if profile.two_turns and rng.random() < profile.two_turns:
+        turns, length = 2, profile.two_turn_actions
+    actions = tuple(rng.choices(kinds, list(ACTION_WEIGHTS.values()), k=rng.randint(*length)))
     stars = {p: PLAYER if rng.random() < OWN_SHARE else OTHER for p in planted}
     free = [p for p in board.points if p not in stars]
     for point in rng.sample(free, rng.randint(*profile.decoys)):
         stars[point] = PLAYER if rng.random() < OWN_SHARE else OTHER
     reserve = 0
     last: str | None = None
-    for kind in reversed(actions):
+    for kind in reversed(actions * turns):
         if rng.random() < SKIP_SHARE:
             continue
         if kind in (ActionKind.GENERATE, ActionKind.GENERATE_TARGETED):
@@ -327,7 +331,7 @@ def sample_candidate(rng: random.Random, difficulty: Difficulty, rules: AsterRul
         rows=((), (), (), ()),
         rules=rules,
     )
-    return AsterPuzzle("candidate", state, tuple(card.pattern), card.abbr, 1)
+    return AsterPuzzle("candidate", state, tuple(card.pattern), card.abbr, turns)
 
 
 def _ordered(board: Board, points: Iterable[str]) -> list[str]:
