@@ -243,3 +243,22 @@ def test_a_plan_reached_late_first_keeps_its_earliest_slot() -> None:
     count = count_plans(question)
     assert (count.min_actions, count.plans, count.near_misses) == brute_force(question)
     assert count.near_misses == 120
+
+
+def test_a_two_turn_expert_puzzle_is_played_across_the_turns() -> None:
+    from asterion.puzzles.play import AsterGame
+
+    made = generate_puzzle(1, 0, Difficulty.EXPERT)
+    assert made.puzzle is not None and made.solution is not None
+    assert made.puzzle.turns == 2
+    assert {step.turn for step in made.solution.steps} == {1, 2}
+    game = AsterGame(made.puzzle)
+    turn = 1
+    for step in made.solution.steps:
+        while turn < step.turn:
+            game.handle("end")
+            turn += 1
+        action = step.action
+        points = [p for p in (action.point, action.origin, action.target) if p is not None]
+        game.handle(" ".join([action.kind.value, *points]))
+    assert game.solved and "shortest plan" in game._solved_words()
