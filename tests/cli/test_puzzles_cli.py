@@ -188,3 +188,18 @@ def test_booklet_refuses_foreign_json(tmp_path: Path) -> None:
     write(tmp_path, {"format": "something/1"}, "odd.json")
     code, _, err = run("puzzles", "booklet", str(tmp_path), "--out", str(tmp_path / "b.html"))
     assert code == 2 and "odd.json" in err
+
+
+def test_sky_puzzles_from_a_chart_file(tmp_path: Path) -> None:
+    from importlib import resources
+
+    chart = resources.files("asterion.data").joinpath("nacht_chart.json").read_text()
+    path = write(tmp_path, chart, "chart.json")
+    code, out, _ = run(
+        "nacht", "puzzles", "generate", "--count", "1", "--difficulty", "easy",
+        "--chart", path, "--out", str(tmp_path / "p"), "--workers", "1", "--json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)["puzzles"][0]["id"].startswith("nacht-sky-")
+    bad = write(tmp_path, {"format": "asterion.chart/1", "name": "x"}, "bad.json")
+    code, _, err = run("nacht", "puzzles", "generate", "--chart", bad, "--out", str(tmp_path))
+    assert code == 2 and "bad.json" in err

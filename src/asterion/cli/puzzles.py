@@ -82,6 +82,7 @@ def _generate(
     backend: str,
     source: str,
     json_out: bool,
+    chart: Path | None = None,
 ) -> None:
     from asterion.puzzles.aster import parse_difficulty
     from asterion.puzzles.batch import BACKENDS, run_batch
@@ -102,6 +103,7 @@ def _generate(
             workers=workers,
             backend="ray" if backend == "ray" else "process",
             source=source,
+            chart=None if chart is None else str(chart),
             progress=progress,
         )
     for made in batch.made:
@@ -187,14 +189,28 @@ def nacht_generate(
     source: Annotated[
         str, typer.Option(help="edge (Eternity II family) or sky (windows of the star chart).")
     ] = "edge",
+    chart: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="CHART", help="Cut sky puzzles from this star chart (implies --source sky)."
+        ),
+    ] = None,
     workers: WorkersOpt = None,
     backend: BackendOpt = "process",
     json_out: JsonOpt = False,
 ) -> None:
-    """Make tile puzzles with exactly one arrangement, graded by the search's effort."""
+    """Make tile puzzles with exactly one arrangement, graded by the search's effort.
+
+    Example: `asterion nacht puzzles generate --count 5 --difficulty hard --source sky`.
+    """
     if source not in ("edge", "sky"):
         raise InputError(f"unknown source {source!r} (edge or sky)", source="--source")
-    _generate("nacht", count, difficulty, seed, out, workers, backend, source, json_out)
+    if chart is not None:
+        from asterion.puzzles.nacht import chart_at
+
+        chart_at(str(chart))  # bad input is refused here, before any worker starts
+        source = "sky"
+    _generate("nacht", count, difficulty, seed, out, workers, backend, source, json_out, chart)
 
 
 # -- check ----------------------------------------------------------------------------------------
@@ -306,6 +322,7 @@ def _play(game: Session) -> None:
         console.print("> ", end="")
         typed = sys.stdin.readline()
         if typed == "":
+            console.print()
             break
         for line in game.handle(typed.strip()):
             console.print(line)

@@ -34,6 +34,7 @@ class Job:
     index: int
     difficulty: str
     source: str = "edge"
+    chart: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,9 @@ def _make_nacht(job: Job) -> Made:
     from asterion.puzzles.aster import Difficulty
 
     source: nacht.Source = "sky" if job.source == "sky" else "edge"
-    made = nacht.generate_puzzle(job.seed, job.index, Difficulty(job.difficulty), source=source)
+    made = nacht.generate_puzzle(
+        job.seed, job.index, Difficulty(job.difficulty), source=source, chart=job.chart
+    )
     puzzle, solution = made.puzzle, made.solution
     if puzzle is None or solution is None:
         return Made(job.index, None, (), {}, made.attempts, made.states)
@@ -129,13 +132,15 @@ def run_batch(
     workers: int | None = None,
     backend: Backend = "process",
     source: str = "edge",
+    chart: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Batch:
     """Make ``count`` puzzles: the first ``count`` indices (from 0) that succeed.
 
     ``workers`` processes (default: one per core; 1 runs in this process); ``backend="ray"``
     sends the jobs to a Ray cluster instead (``ray.init()`` must find or start one).
-    ``progress(done, total)`` is called after each finished job.
+    ``progress(done, total)`` is called after each finished job. Nacht sky puzzles are cut
+    from the chart file ``chart`` (default: the shipped chart).
     """
     workers = workers or default_workers()
     results: dict[int, Made] = {}
@@ -151,7 +156,7 @@ def run_batch(
         while successes() < count and next_index < limit:
             wave = range(next_index, min(limit, next_index + count - successes()))
             next_index = wave.stop
-            jobs = [Job(kind, seed, i, difficulty, source) for i in wave]
+            jobs = [Job(kind, seed, i, difficulty, source, chart) for i in wave]
             for made in submit(jobs):
                 results[made.index] = made
                 if progress is not None:

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from asterion.models.edges import Arrangement
 from asterion.models.files import read_json_file, read_json_text, validate
 from asterion.models.nacht import Tile, TileSet, derived_chamfers, edge_problem
-from asterion.models.nacht_cut import Chart, chart_from_data, cut
+from asterion.models.nacht_cut import Chart, chart_from_data, cut, load_chart
 from asterion.models.nacht_files import tileset_from_data, tileset_to_data
 from asterion.puzzles.aster import Difficulty, check_format, inside
 from asterion.solver.edge_result import EdgeSearchResult
@@ -149,9 +149,21 @@ def edge_tileset(width: int, height: int, frame: int, inner: int, seed: int, nam
     return TileSet(name, width, height, tuple(tiles), rotations=True, generic=True)
 
 
-def sky_tileset(rng: random.Random, side: int, rotations: bool, name: str) -> TileSet:
-    """A random square window of the shipped chart, cut into ``side`` x ``side`` tiles."""
-    chart = shipped_chart()
+@cache
+def chart_at(path: str | None) -> Chart:
+    """The chart of a file (``asterion.chart/1``), or the shipped one for ``None``.
+
+    :raises InputError: naming the file, for a chart that breaks the format.
+    """
+    return shipped_chart() if path is None else load_chart(path)
+
+
+def sky_tileset(
+    rng: random.Random, side: int, rotations: bool, name: str, chart: Chart | None = None
+) -> TileSet:
+    """A random square window of a chart (default: the shipped one), cut into ``side`` x
+    ``side`` tiles."""
+    chart = chart or shipped_chart()
     x0, y0, x1, y1 = chart.bounds()
     span = min(x1 - x0, y1 - y0) * rng.uniform(0.5, 1.0)
     left = rng.uniform(x0, x1 - span)
@@ -188,11 +200,13 @@ def generate_puzzle(
     difficulty: Difficulty,
     *,
     source: Source = "edge",
+    chart: str | None = None,
     max_attempts: int = MAX_ATTEMPTS,
     time_limit: float = PROOF_TIME_LIMIT,
 ) -> Generated:
     """Draw candidates from the stream ``(source, seed, index)`` until one is proven unique
-    and its proof's effort earns the label asked for."""
+    and its proof's effort earns the label asked for; sky windows come from the chart file
+    ``chart`` (default: the shipped chart)."""
     rng = random.Random(f"nacht-puzzle/{source}/{seed}/{index}/{difficulty.value}")
     profile = PROFILES[difficulty]
     name = puzzle_id(source, seed, index)
@@ -203,7 +217,7 @@ def generate_puzzle(
             tileset = edge_tileset(side, side, frame, inner, rng.randrange(1 << 30), name)
         else:
             side, rotations = rng.choice(profile.sky)
-            tileset = sky_tileset(rng, side, rotations, name)
+            tileset = sky_tileset(rng, side, rotations, name, chart_at(chart))
         verdict = prove(tileset, time_limit=time_limit)
         nodes = verdict.result.nodes
         nodes_total += nodes
