@@ -262,3 +262,14 @@ def test_a_two_turn_expert_puzzle_is_played_across_the_turns() -> None:
         points = [p for p in (action.point, action.origin, action.target) if p is not None]
         game.handle(" ".join([action.kind.value, *points]))
     assert game.solved and "shortest plan" in game._solved_words()
+
+
+def test_the_largest_board_keeps_moves_apart() -> None:
+    # 73 points: move identities must not collide past point 64.
+    state = parse_state(
+        '{"rings": 9, "stars": {"9N": "red", "9E": "red", "1N": "blue"}, "player": "red",'
+        ' "players": ["red", "blue"], "actions": ["nudge", "move_ring"]}'
+    )
+    question = ReachQuestion.build(state, [[0, 0], [1, 0]])
+    count = count_plans(question)
+    assert (count.min_actions, count.plans, count.near_misses) == brute_force(question)

@@ -226,10 +226,11 @@ def _moved(masks: Masks, color: int, origin: int, target: int) -> Masks:
 
 
 MoveCode = int
-"""One board change, as a plan's identity sees it: ``i`` = generate at point ``i``;
-``SUPERNOVA_CODE``; ``MOVE_BASE + 64 * origin + target`` = a star from origin to target."""
-MOVE_BASE = 1 << 6
-SUPERNOVA_CODE = 1 << 20
+"""One board change, as a plan's identity sees it: ``i`` = a star generated on point ``i``;
+``SUPERNOVA_CODE``; ``MOVE_BASE * (1 + origin) + target`` = a star from origin to target
+(point indices stay below ``MOVE_BASE``: 73 points on the largest board)."""
+MOVE_BASE = 1 << 8
+SUPERNOVA_CODE = -1
 
 _Key = tuple[Masks, tuple[MoveCode, ...]]
 """A plan class so far: the board, and its moves as a sorted tuple (a multiset)."""
@@ -240,7 +241,7 @@ def move_code(move: _Move) -> MoveCode:
     if point is not None:
         return point
     if origin is not None and target is not None:
-        return MOVE_BASE + 64 * origin + target
+        return MOVE_BASE * (1 + origin) + target
     return SUPERNOVA_CODE
 
 
