@@ -3,11 +3,13 @@
 Every puzzle file in the folder (Aster or Nacht, told apart by ``format``) is read and
 validated; its picture is the ``ID.svg`` written next to it (drawn afresh if missing), and its
 solution the ``ID.solution.json`` and ``ID.solution.svg`` (re-proved if missing). Pictures are
-inlined, so the page stands alone; print styles put two puzzles on a page.
+embedded as data URIs, so the page stands alone; print styles keep each puzzle on one page,
+about two to a page.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 from dataclasses import dataclass
@@ -37,9 +39,10 @@ h2 { font-size: 1.5rem; border-bottom: 2px solid #1d2233; padding-bottom: 0.2rem
 .task b { font-variant: small-caps; }
 .figure { display: flex; gap: 1rem; align-items: flex-start; flex-wrap: wrap; }
 .figure .board { flex: 1 1 20rem; max-width: 26rem; }
-.figure svg { width: 100%; height: auto; }
+.figure img { width: 100%; height: auto; }
 .shape { flex: 0 0 7rem; text-align: center; font: 0.8rem sans-serif; color: #4a5068; }
-.shape svg { width: 6rem; height: 6rem; }
+.shape img { width: 6rem; height: 6rem; }
+.solution img { width: 100%; height: auto; }
 .solution .board { max-width: 100%; }
 ol.plan { margin: 0.3rem 0 0.6rem 1.2rem; }
 table.grid { border-collapse: collapse; margin: 0.4rem 0; font: 0.85rem monospace; }
@@ -62,12 +65,11 @@ class Entry:
     back: str
 
 
-def _svg(text: str) -> str:
-    """An SVG document as inline markup (no XML declaration)."""
-    text = text.strip()
-    if text.startswith("<?xml"):
-        text = text[text.index("?>") + 2 :].strip()
-    return text
+def _svg(text: str, alt: str) -> str:
+    """An SVG document as an image with a data URI: standalone, and its styles and ids stay
+    its own (inline SVG styles would apply to the whole page)."""
+    data = base64.b64encode(text.strip().encode("utf-8")).decode("ascii")
+    return f'<img alt="{html.escape(alt)}" src="data:image/svg+xml;base64,{data}">'
 
 
 def _read(path: Path) -> str | None:
@@ -123,8 +125,8 @@ def aster_entry(puzzle: aster.AsterPuzzle, folder: Path, number: int) -> Entry:
         f"<b>{html.escape(puzzle.target_name)}</b>{shortest}, using the actions "
         f"<b>{html.escape(actions)}</b> in this order (each at most once, any skipped), "
         f"in {turns}. Stars of any color count.</p>"
-        f'<div class="figure"><div class="board">{_svg(picture)}</div>'
-        f'<div class="shape">{pattern_svg(puzzle.pattern)}<br>the target, '
+        f'<div class="figure"><div class="board">{_svg(picture, "the start")}</div>'
+        f'<div class="shape">{_svg(pattern_svg(puzzle.pattern), "the target")}<br>the target, '
         "turned or mirrored as you like</div></div></section>"
     )
     solution = _read(folder / f"{puzzle.id}.solution.json")
@@ -153,7 +155,8 @@ def nacht_entry(puzzle: nacht.NachtPuzzle, folder: Path, number: int) -> Entry:
         f"{_badge(difficulty)}</h3>"
         f'<p class="task">Arrange the {len(ts.tiles)} tiles into a {ts.width} × {ts.height} '
         f"square, {what}; {turning}. There is exactly one way.</p>"
-        f'<div class="figure"><div class="board">{_svg(picture)}</div></div></section>'
+        f'<div class="figure"><div class="board">{_svg(picture, "the tiles")}</div></div>'
+        "</section>"
     )
     solution_text = _read(folder / f"{puzzle.id}.solution.json")
     grid: list[list[str]] = []
@@ -180,7 +183,7 @@ def _back(puzzle_id: str, number: int, words: str, picture: str | None) -> str:
     """A solution's section: its number and id, the solution in words, the picture."""
     return (
         f'<section class="solution"><h3>{number}. {html.escape(puzzle_id)}</h3>{words}'
-        + (f'<div class="board">{_svg(picture)}</div>' if picture else "")
+        + (f'<div class="board">{_svg(picture, "the solution")}</div>' if picture else "")
         + "</section>"
     )
 
