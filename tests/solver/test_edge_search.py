@@ -312,6 +312,16 @@ def test_bad_questions_raise_value_error(problem: EdgeProblem, kwargs: dict[str,
         search_arrangements(problem, **kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("order", ["row", "frame"])
+def test_many_colors_use_one_keyed_color_and_still_solve(order: str) -> None:
+    # 1,100 colors: the (kind, color, color) table would be too big, so one color is keyed
+    # and the other checked in the loop; a planted 16 x 16 is then found at once.
+    problem = generate(16, 16, 100, 1000, seed=5, rotations=False)
+    assert edge_search._build_tables(problem, edge_search.cell_order(16, 16, order)).stride == 1
+    result = search_arrangements(problem, count_limit=2, race=False, variant=Variant(order))
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 1, True)
+
+
 def test_deterministic() -> None:
     problem = generate(6, 6, 3, 5, seed=0)
     first = search_arrangements(problem, count_limit=3, keep=3)

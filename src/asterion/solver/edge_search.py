@@ -126,7 +126,8 @@ def _nw_order(width: int, height: int, order: str) -> list[Cell]:
         return sorted(rows, key=lambda cell: (cell[0] + cell[1], cell[0]))
     if order == "frame":
         ring = _ring(0, 0, height - 1, width - 1)
-        return ring + [cell for cell in rows if cell not in set(ring)]
+        on_ring = set(ring)
+        return ring + [cell for cell in rows if cell not in on_ring]
     if order == "spiral":
         cells: list[Cell] = []
         top, left, bottom, right = 0, 0, height - 1, width - 1
@@ -265,22 +266,24 @@ def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _
     stride = ncolors if len(kinds) * ncolors * ncolors <= BIG_TABLE_ENTRIES else 1
     kind_base = {kind: i * ncolors * stride for i, kind in enumerate(kinds)}
 
-    groups: dict[int, list[int]] = {}
+    # Group the oriented pieces by key: (kind, color on d1, color on d2), each group in
+    # oriented-piece order (pieces by index, then turns), so the search order is fixed.
+    all_colors = np.array([o[2] for o in oriented], dtype=np.int64).reshape(-1, 4)
+    zeros = ((all_colors == BORDER) * (1 << np.arange(4))).sum(axis=1)
+    key_parts, member_parts = [], []
     for kind in kinds:
         shape, d1, d2 = kind
-        for o, (_, _, colors) in enumerate(oriented):
-            zeros = sum(1 << side for side in range(4) if colors[side] == BORDER)
-            if zeros != shape:
-                continue
-            key = kind_base[kind] + colors[d1] * stride + (colors[d2] if stride > 1 else 0)
-            groups.setdefault(key, []).append(o)
+        members = np.flatnonzero(zeros == shape)
+        second = all_colors[members, d2] if stride > 1 else 0
+        key_parts.append(kind_base[kind] + all_colors[members, d1] * stride + second)
+        member_parts.append(members)
+    keys = np.concatenate(key_parts) if key_parts else np.zeros(0, dtype=np.int64)
+    members = np.concatenate(member_parts) if member_parts else np.zeros(0, dtype=np.int64)
+    by_key = np.argsort(keys, kind="stable")
     nkeys = len(kinds) * ncolors * stride
-    seg_start = np.zeros(nkeys, dtype=np.int32)
-    seg_len = np.zeros(nkeys, dtype=np.int32)
-    flat: list[int] = []
-    for key in sorted(groups):
-        seg_start[key], seg_len[key] = len(flat), len(groups[key])
-        flat += groups[key]
+    seg_len = np.bincount(keys, minlength=nkeys).astype(np.int32)
+    seg_start = (np.cumsum(seg_len) - seg_len).astype(np.int32)
+    flat = members[by_key].astype(np.int32)
 
     n = len(cells)
     key_side = np.zeros((n, 2), dtype=np.int32)
@@ -303,8 +306,8 @@ def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _
         piece=np.array([o[0] for o in oriented], dtype=np.int32),
         turns=np.array([o[1] for o in oriented], dtype=np.int32),
         mate=np.array(mate, dtype=np.int32),
-        candidates=np.array(flat, dtype=np.int32),
-        cand_piece=np.array([oriented[o][0] for o in flat], dtype=np.int32),
+        candidates=flat,
+        cand_piece=np.array([o[0] for o in oriented], dtype=np.int32)[flat],
         seg_start=seg_start,
         seg_len=seg_len,
         cell=np.array([r * width + c for r, c in cells], dtype=np.int32),
