@@ -146,6 +146,8 @@ def test_generated_puzzle_is_unique_graded_and_replays(medium: tuple[object, ...
     verdict = prove(puzzle)  # type: ignore[arg-type]
     assert verdict.unique is True
     assert verdict.count.min_actions == len(certificate.steps)  # type: ignore[attr-defined]
+    grade = puzzle.grade  # type: ignore[attr-defined]
+    assert (verdict.count.near_misses, verdict.count.effort) == (grade.near_misses, grade.effort)
     question = puzzle.question()  # type: ignore[attr-defined]
     assert brute_force(question)[:2] == (len(certificate.steps), 1)  # type: ignore[attr-defined]
 
