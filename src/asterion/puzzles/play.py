@@ -171,6 +171,8 @@ class NachtGame(Session):
         lines = [f"{self.puzzle.id}: {len(tiles)} tiles"]
         if self.puzzle.tileset.generic:
             lines += [f"  {t.id}: N E S W = {' '.join(t.edges or ())}" for t in tiles]
+        else:
+            lines.append(f"  the tiles are pictured in {self.puzzle.id}.svg")
         return [*lines, *self.picture(), NACHT_HELP]
 
     def picture(self) -> list[str]:
