@@ -273,17 +273,16 @@ def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _
     key_parts, member_parts = [], []
     for kind in kinds:
         shape, d1, d2 = kind
-        members = np.flatnonzero(zeros == shape)
-        second = all_colors[members, d2] if stride > 1 else 0
-        key_parts.append(kind_base[kind] + all_colors[members, d1] * stride + second)
-        member_parts.append(members)
-    keys = np.concatenate(key_parts) if key_parts else np.zeros(0, dtype=np.int64)
-    members = np.concatenate(member_parts) if member_parts else np.zeros(0, dtype=np.int64)
-    by_key = np.argsort(keys, kind="stable")
+        fitting = np.flatnonzero(zeros == shape)
+        second = all_colors[fitting, d2] if stride > 1 else 0
+        key_parts.append(kind_base[kind] + all_colors[fitting, d1] * stride + second)
+        member_parts.append(fitting)
+    all_keys = np.concatenate(key_parts)
+    by_key = np.argsort(all_keys, kind="stable")
     nkeys = len(kinds) * ncolors * stride
-    seg_len = np.bincount(keys, minlength=nkeys).astype(np.int32)
+    seg_len = np.bincount(all_keys, minlength=nkeys).astype(np.int32)
     seg_start = (np.cumsum(seg_len) - seg_len).astype(np.int32)
-    flat = members[by_key].astype(np.int32)
+    flat = np.concatenate(member_parts)[by_key].astype(np.int32)
 
     n = len(cells)
     key_side = np.zeros((n, 2), dtype=np.int32)
