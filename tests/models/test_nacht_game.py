@@ -335,7 +335,7 @@ def solo_games(draw: st.DrawFn) -> tuple[Sky, list[int], NachtRules, list[int]]:
     return sky, order, rules, choices
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(solo_games())
 def test_solo_game_totals_every_reward_minus_declines(
     game: tuple[Sky, list[int], NachtRules, list[int]],

@@ -103,7 +103,7 @@ def midgame(draw: st.DrawFn) -> NachtState:
     return state
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(midgame())
 def test_alpha_beta_agrees_with_plain_minimax_midgame(state: NachtState) -> None:
     answer = solve_known_order(state)
@@ -151,7 +151,7 @@ def test_heuristics_fall_short_by_a_non_negative_amount(seed: int) -> None:
 # -- strategies and simulation -------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from(sorted(POLICIES)), st.integers(0, 10**6), st.integers(1, 5))
 def test_every_strategy_plays_only_legal_moves(name: str, seed: int, players: int) -> None:
     state = NachtState.new_game(practice_sky(3, 3, seed % 3), players, seed=seed)
