@@ -16,10 +16,12 @@ from asterion.models.aster import AsterState
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Deck, default_catalog
 from asterion.models.aster_files import parse_state
+from asterion.models.sky import default_sky
 from asterion.models.stellar import StellarState, apply
 from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.render.aster_plan import plan_frames
 from asterion.render.aster_svg import board_svg, plan_svg, write_svg
+from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.stellar_svg import telescope_svg
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import perft
@@ -55,10 +57,13 @@ def run_demo(out: Path) -> Iterator[str]:
     )
 
     catalog = default_catalog()
-    sizes = {deck: len(catalog.deck(deck)) for deck in (Deck.SMALL, Deck.LARGE)}
+    sizes = {deck: len(catalog.deck(deck)) for deck in (Deck.SMALL, Deck.LARGE, Deck.OBSOLETE)}
+    sheet = out / "aster-cards.svg"
+    shown = [catalog[abbr] for abbr in ("Ori", "UMa", "Cas", "Cru", "Cnc", "Arg")]
+    write_svg(sheet, card_sheet_svg(shown, default_sky(), board, title="a few real cards"))
     yield (
-        f"  catalog: {sizes[Deck.SMALL]} small and {sizes[Deck.LARGE]} large constellation cards"
-        " (provisional shapes)"
+        f"  catalog: {sizes[Deck.SMALL]} small, {sizes[Deck.LARGE]} large and "
+        f"{sizes[Deck.OBSOLETE]} obsolete constellation cards from real star figures -> {sheet}"
     )
 
     opening = AsterState.new_game()
@@ -103,9 +108,9 @@ def run_demo(out: Path) -> Iterator[str]:
             f"{len(turn.certificate.steps)} actions, replayed by the rules engine -> {picture}"
         )
 
-    opening_reach = reach(ReachQuestion.build(opening, catalog["Cas"].pattern, turns=2))
+    opening_reach = reach(ReachQuestion.build(opening, catalog["Cnc"].pattern, turns=2))
     yield (
-        f"  from the opening, Cassiopeia in 2 turns: {opening_reach.status.value}, "
+        f"  from the opening, Cancer in 2 turns: {opening_reach.status.value}, "
         f"{opening_reach.min_actions} actions ({opening_reach.engine}, certified)"
     )
     yield from _stellar_tour(out)

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
+from asterion.models import aster_files
+from asterion.models.aster_cards import provisional_catalog
+
 # -- board, catalog ---------------------------------------------------------------------------
 
 
@@ -273,9 +276,10 @@ def test_bad_reach_input(args: list[str], names: str) -> None:
     assert code == 2 and out == "" and err.count("\n") == 1 and names in err
 
 
-def test_best_turn_hand_worked(tmp_path: Path) -> None:
+def test_best_turn_hand_worked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Offer: Canis Minor only (a diagonal pair, 2 points). Red on 4NE, one generate:
     # generate at C forms the pair C-4NE with 2 red stars: value 2 + 2 = 4 in 1 action.
+    monkeypatch.setattr(aster_files, "default_catalog", provisional_catalog)  # CMi, 2 stars
     state = write(
         tmp_path,
         {"stars": {"4NE": "red"}, "player": "red", "actions": ["generate"], "offer": ["CMi"]},

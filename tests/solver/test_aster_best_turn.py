@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from asterion.errors import InputError
 from asterion.models.aster import AsterState
 from asterion.models.aster_board import Board
+from asterion.models.aster_cards import provisional_catalog
 from asterion.models.aster_files import parse_state
 from asterion.solver.aster_best_turn import best_turn, best_turn_by_search
 from asterion.solver.result import Status
@@ -21,7 +22,7 @@ KINDS = ["generate", "generate_targeted", "move_line", "move_ring", "nudge", "su
 
 
 def _state(document: dict[str, object]) -> AsterState:
-    return parse_state(json.dumps(document))
+    return parse_state(json.dumps(document), catalog=provisional_catalog())
 
 
 def test_hand_worked_prefers_value_over_fewer_actions() -> None:

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from asterion.errors import InputError
 from asterion.models.aster import Action, AsterState, Color, EndTurn, apply, legal_actions
 from asterion.models.aster_board import Vector
-from asterion.models.aster_cards import ActionKind, Deck, default_catalog
+from asterion.models.aster_cards import ActionKind, Deck, provisional_catalog
 from asterion.models.aster_files import parse_state, state_to_data
 from asterion.models.aster_patterns import Transforms
 from asterion.solver.aster_plan import cp_reach
@@ -522,7 +522,7 @@ def test_build_rejects_too_many_slots_and_late_extra_turns() -> None:
 
 DIRECTIONS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
 BOARD_KINDS = ["generate", "generate_targeted", "move_line", "move_ring", "nudge", "supernova"]
-SMALL_CARDS = [list(card.pattern) for card in default_catalog().deck(Deck.SMALL)]
+SMALL_CARDS = [list(card.pattern) for card in provisional_catalog().deck(Deck.SMALL)]
 TRANSFORMS = ["exact", "translate", "translate+rotate", "translate+rotate+reflect"]
 
 

@@ -33,8 +33,10 @@ from asterion.models.aster_patterns import (
     parse_transforms,
     placements,
 )
+from asterion.models.sky import default_sky
 from asterion.render.aster_svg import board_svg
 from asterion.render.aster_text import board_text
+from asterion.render.sky_svg import card_sheet_svg
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import DEFAULT_MAX_STATES, perft
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
@@ -134,9 +136,17 @@ def board(
 
 @app.command()
 @reports_input_errors
-def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False) -> None:
-    """The constellation cards: deck, points, actions, links."""
+def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False, svg: SvgOpt = None) -> None:
+    """The constellation cards: deck, points, actions, links; --svg draws each pattern on a
+    small board beside the real star figure it came from."""
     cards = load_catalog(catalog_file)
+    save_svg(
+        svg,
+        lambda: card_sheet_svg(
+            cards.cards, default_sky(), Board(), title=f"{len(cards.cards)} cards"
+        ),
+        quiet=True,
+    )
     if json_out:
         print_json(catalog_to_data(cards))
         return
@@ -164,6 +174,8 @@ def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False) -> None:
     console.print(table)
     if cards.provenance:
         console.print(f"source: {cards.provenance}")
+    if svg is not None:
+        console.print(f"picture: {svg}")
 
 
 # -- show -----------------------------------------------------------------------------------
