@@ -1,12 +1,15 @@
-"""Build the provisional Nacht der Sterne sky: ``src/asterion/data/nacht_sky.json``.
+"""Build the provisional Nacht der Sterne sky (the shipped set until the real one replaced it).
 
-PROVISIONAL: until the real-sky issue derives the default sky from real star positions, the
-shipped set is cut from a synthetic chart: 14 made-up figures ("P01" ... "P14") drawn as random
-walks on a 10 x 10 chart, cut into 5 x 5 tiles. Seeds are tried in order until the cut set is
-consistent and unique (``asterion nacht verify``) with all 14 figures whole. The chart is
-written beside it (``nacht_chart.json``) so ``asterion nacht cut`` can reproduce the set.
+REPLACED: the shipped ``src/asterion/data/nacht_sky.json`` now comes from real star positions
+(tools/build_nacht_sky.py); this script writes its synthetic set into a folder of your choice,
+for comparisons with older figures. The set is cut from a synthetic chart: 14 made-up figures
+("P01" ... "P14") drawn as random walks on a 10 x 10 chart, cut into 5 x 5 tiles. Seeds are
+tried in order until the cut set is consistent and unique (``asterion nacht verify``) with all
+14 figures whole. The chart is written beside it (``nacht_chart.json``) so ``asterion nacht
+cut`` can reproduce the set.
 
-Run: ``python tools/build_provisional_sky.py`` (deterministic: the same files every time).
+Run: ``python tools/build_provisional_sky.py OUT_FOLDER`` (deterministic: the same files every
+time).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,6 @@ from asterion.models.nacht_cut import chart_from_data, cut
 from asterion.models.nacht_files import tileset_to_data
 from asterion.solver.nacht_verify import verify
 
-DATA = Path(__file__).resolve().parent.parent / "src" / "asterion" / "data"
 FIGURES = 14
 SIZE = 10.0
 
@@ -58,7 +61,7 @@ def chart_data(seed: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def main(out: Path) -> None:
     for seed in range(1, 10_000):
         data = chart_data(seed)
         chart = chart_from_data(data, "<generated>")
@@ -68,12 +71,14 @@ def main() -> None:
         if report.consistent and whole:
             sky = tileset_to_data(tileset)
             sky["expected_constellations"] = FIGURES
-            (DATA / "nacht_chart.json").write_text(json.dumps(data, indent=1) + "\n")
-            (DATA / "nacht_sky.json").write_text(json.dumps(sky, indent=1) + "\n")
-            print(f"seed {seed}: consistent and unique; written to {DATA}")
+            (out / "nacht_chart.json").write_text(json.dumps(data, indent=1) + "\n")
+            (out / "nacht_sky.json").write_text(json.dumps(sky, indent=1) + "\n")
+            print(f"seed {seed}: consistent and unique; written to {out}")
             return
     raise SystemExit("no seed gave a consistent sky")
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python tools/build_provisional_sky.py OUT_FOLDER")
+    main(Path(sys.argv[1]))

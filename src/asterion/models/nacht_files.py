@@ -142,7 +142,7 @@ def tileset_schema() -> dict[str, Any]:
 
 
 DEFAULT_SKY = "nacht_sky.json"
-"""The shipped tile set (provisional: tools/build_provisional_sky.py)."""
+"""The shipped tile set: the real sky of tools/build_nacht_sky.py (docs/data.md)."""
 
 
 def default_tileset() -> TileSet:
