@@ -11,12 +11,21 @@ answers without numba, some hundred times slower).
 
 With rotations on, arrangements are counted up to turning the whole picture
 (models/edges.py) by breaking the symmetry, not by dividing: one corner piece is pinned to the
-north-west corner (square grids: every class has exactly one member so placed), or kept out of
-the two southern corners (other grids, turned by half turns only).
+corner where the scan starts (square grids: every class has exactly one member so placed), or
+kept to that corner and the other one on its row (other grids, turned by half turns only).
 
-The search is resumable: it runs in slices of a node budget and the driver checks the clock
+The search is resumable: it runs in slices of a step budget and the driver checks the clock
 between slices, so the answer does not depend on the machine's speed, only on where the clock
-stopped it.
+stopped it. To find a first arrangement, several *variants* (row or column scan, each corner
+piece pinned in turn, or each start corner without rotations) run side by side in equal slices
+and the first to finish answers: their times to a first arrangement differ by orders of
+magnitude on one puzzle. Counting runs one variant over the whole space.
+
+Measured (benchmarks/bench_nacht.py, docs/benchmarks.md): row by row beats column-free
+alternatives (border ring first, spiral, anti-diagonals: 3 to 8 times the nodes when counting
+every 6 x 6); counting by color (the open sides of each color must pair up with the unused
+pieces' sides) is not used: along a row scan its parity half never fails while the whole set
+pairs up, and its "enough sides left" half only bites in the last row.
 
 >>> from asterion.models.edge_puzzles import generate
 >>> result = search_arrangements(generate(4, 4, 2, 2, seed=3), count_limit=10**6)
@@ -65,7 +74,15 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
         return func
 
 
-__all__ = ["ORDERS", "search_arrangements"]
+__all__ = [
+    "CORNERS",
+    "ORDERS",
+    "Variant",
+    "cell_order",
+    "corner_pieces",
+    "race_variants",
+    "search_arrangements",
+]
 
 Cell = tuple[int, int]
 IntArray = npt.NDArray[np.int32]
