@@ -121,7 +121,7 @@ def best_turn(
     for card in cards:
         for placement in state.rules.placements_of(card):
             var = model.new_bool_var(f"claim_{card.abbr}_{len(claim)}")
-            for v in placement:
+            for v in sorted(placement, key=state.rules.board.index.__getitem__):
                 occupied = sum(final.occupied[v, c] for c in planner.colors)
                 model.add(occupied == 1).only_enforce_if(var)
                 own = model.new_bool_var(f"own_{card.abbr}_{len(claim)}_{v}")
@@ -131,9 +131,14 @@ def best_turn(
             claim[card.abbr, placement] = var
     model.add_exactly_one(claim.values())
 
-    # Objective: value first, then fewer actions.
+    # Objective: value first, then fewer actions, then the earliest claim in offer and board
+    # order, so that ties are broken the same way on every run.
     weight = len(slots) + 1
-    model.maximize(weight * cp_model.LinearExpr.sum(value_terms) - planner.actions_used())
+    scale = len(claim)
+    order = cp_model.LinearExpr.weighted_sum(list(claim.values()), list(range(len(claim))))
+    model.maximize(
+        scale * (weight * cp_model.LinearExpr.sum(value_terms) - planner.actions_used()) - order
+    )
 
     solver = make_solver(time_limit, seed)
     status = cp_status(solver.solve(model))
@@ -142,7 +147,8 @@ def best_turn(
     ((abbr, placement),) = [key for key, var in claim.items() if solver.boolean_value(var)]
     card = state.rules.catalog[abbr]
     best = certify_turn(state, card, placement, extract_plan(planner, slots, solver))
-    expected = weight * best.value - len(best.certificate.steps)
+    rank = list(claim).index((abbr, placement))
+    expected = scale * (weight * best.value - len(best.certificate.steps)) - rank
     assert expected == round(solver.objective_value), "CP-SAT value disagrees with the rules"
     return BestTurnAnswer(status, best, "cp-sat", time.perf_counter() - started)
 
