@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -115,6 +116,7 @@ def run_demo(out: Path) -> Iterator[str]:
     )
     yield from _stellar_tour(out)
     yield from _nacht_tour(out)
+    yield from _akelarre_tour()
     yield f"pictures written to {out}/"
 
 
@@ -167,4 +169,27 @@ def _nacht_tour(out: Path) -> Iterator[str]:
     yield (
         f"  with tiles allowed to turn: {turned.result.count} arrangement(s) up to turning "
         f"the picture ({turned.result.engine}, {turned.result.wall_time:.2f} s)"
+    )
+
+
+def _akelarre_tour() -> Iterator[str]:
+    """Akelarre: one turn's equilibria, and a short balance run."""
+    from asterion.models.akelarre import AkelarreState, first_chooser
+    from asterion.models.akelarre_files import build_rules
+    from asterion.solver.akelarre_balance import selfplay as akelarre_selfplay
+    from asterion.solver.akelarre_equilibria import pure_equilibria, turn_game
+
+    yield "Akelarre"
+    state = AkelarreState.new_game(build_rules(3), seed=0, first=0)
+    game = turn_game(replace(state, holder=first_chooser(state)))
+    pure = pure_equilibria(game)
+    yield (
+        f"  turn 1, 3 players: {len(game.profiles)} destination profiles, "
+        f"{len(pure)} pure Nash equilibria (exact payoffs)"
+    )
+    report = akelarre_selfplay(build_rules(4), ["greedy"] * 4, 20, seed=0)
+    rates = ", ".join(f"{rate:.2f}" for rate in report.position_win_rates)
+    yield (
+        f"  20 greedy games, 4 players: win rate by turn-order position {rates} "
+        f"(balance {report.metrics['balance']:.2f})"
     )
