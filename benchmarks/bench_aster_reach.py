@@ -7,10 +7,12 @@ The suite (default board, red to play against blue) has two parts, both built fr
 seeds, so every run poses the same questions:
 
 * **positions**: random stars of the two colors, a red reserve (sometimes limited), an action
-  list of 4–6 symbols drawn from the nine kinds, 1–3 turns, a target pattern (a catalog card
-  or a small pattern), sometimes own stars only (:func:`suite_candidate`, a fixed function
-  of the candidate number). :data:`SUITE` lists the candidate numbers kept, with their
-  optimal number of actions (6 per length from 1 to 8) or ``None`` (unreachable, 6 of them).
+  list of 4–6 symbols drawn from the nine kinds, 1–3 turns, a target pattern (a card of the
+  provisional catalog, :func:`provisional_catalog`, which the suite was drawn from and which
+  stays fixed while the shipped catalog changes, or a small pattern), sometimes own stars
+  only (:func:`suite_candidate`, a fixed function of the candidate number). :data:`SUITE`
+  lists the candidate numbers kept, with their optimal number of actions (6 per length from
+  1 to 8) or ``None`` (unreachable, 6 of them).
   ``--regenerate`` rebuilds that list: it walks the candidates in order, settles each with
   CP-SAT (60 s) and, if CP-SAT does not, with the plain search, and keeps a candidate while
   its bucket is not full; then it walks the deep profile's candidates for the lengths still
@@ -22,7 +24,9 @@ seeds, so every run poses the same questions:
 Methods, each given the same time limit per question (60 s unless ``--limit``):
 
 * ``ours``: :func:`asterion.solver.aster_plan.cp_reach` (CP-SAT, one worker);
-* ``portfolio``: :func:`asterion.solver.aster_reach_portfolio.reach` (if that module exists);
+* ``portfolio``: :func:`asterion.solver.aster_reach_portfolio.reach` (if that module exists),
+  what ``asterion aster reach`` runs: a budgeted plain search, then CP-SAT; the goals are
+  judged on it when it is run, on ``ours`` otherwise;
 * ``search``: :func:`asterion.solver.aster_reach.search_reach` (breadth-first, no state cap);
 * ``pyperplan``: :func:`asterion.solver.aster_pddl.pddl_reach`, its default breadth-first
   search, on the STRIPS encoding (not for questions with a ``supernova`` slot: n/a);
@@ -62,7 +66,7 @@ from typing import Any
 import ortools
 
 from asterion.models.aster_board import Board
-from asterion.models.aster_cards import ActionKind, default_catalog
+from asterion.models.aster_cards import ActionKind, provisional_catalog
 from asterion.models.aster_files import parse_state
 from asterion.solver.aster_pddl import UnsupportedQuestion, pddl_reach
 from asterion.solver.aster_plan import cp_reach
@@ -213,7 +217,7 @@ def _position(rng: random.Random, reds: int, blues: int, reserve: int) -> dict[s
 
 
 def _target(rng: random.Random, large_share: float) -> tuple[str, tuple[tuple[int, int], ...]]:
-    cards = [card for card in default_catalog().cards if card.pattern]
+    cards = [card for card in provisional_catalog().cards if card.pattern]
     if rng.random() < large_share:
         card = rng.choice([c for c in cards if c.stars >= 4])
         return card.abbr, card.pattern
@@ -255,7 +259,7 @@ def _deep_candidate(k: int) -> Instance:
     length = rng.randint(5, 6)
     document["actions"] = [_draw_kind(rng).value for _ in range(length)]
     turns = rng.choice((2, 3))
-    card = rng.choice([c for c in default_catalog().cards if c.stars >= 5])
+    card = rng.choice([c for c in provisional_catalog().cards if c.stars >= 5])
     own = rng.random() < 0.7
     question = ReachQuestion.build(
         parse_state(json.dumps(document)), card.pattern, turns=turns, own_stars_only=own
@@ -761,38 +765,40 @@ def main(argv: list[str] | None = None) -> int:
     print()
 
     # -- goals --------------------------------------------------------------------------------
-    ours = summarize(table, "ours", limit)
+    # The goals judge the method `asterion aster reach` uses (the portfolio, when it is run).
+    judged = "portfolio" if "portfolio" in table.methods else "ours"
+    ours = summarize(table, judged, limit)
     print(
-        f"goal: ours' median under {GOAL_MEDIAN} s: "
+        f"goal: {judged}'s median under {GOAL_MEDIAN} s: "
         f"{'met' if ours.median < GOAL_MEDIAN else 'NOT met'} ({seconds(ours.median)} s)"
     )
     slow = [
         name
         for name, row in table.rows.items()
-        if not row["ours"].settled or row["ours"].seconds > GOAL_PROVEN
+        if not row[judged].settled or row[judged].seconds > GOAL_PROVEN
     ]
     print(
-        f"goal: every position settled by ours within {GOAL_PROVEN:.0f} s: "
+        f"goal: every position settled by {judged} within {GOAL_PROVEN:.0f} s: "
         f"{'met' if not slow else 'NOT met'}" + (f" (not: {', '.join(slow)})" if slow else "")
     )
     if "pyperplan" in table.methods:
         given = {n for n, row in table.rows.items() if row["pyperplan"].kind != "n/a"}
         ratio = (
             summarize(table, "pyperplan", limit).median
-            / summarize(table, "ours", limit, given).median
+            / summarize(table, judged, limit, given).median
         )
         print(
-            f"goal: ours at least {GOAL_RATIO:.0f}x faster than pyperplan's median: "
+            f"goal: {judged} at least {GOAL_RATIO:.0f}x faster than pyperplan's median: "
             f"{'met' if ratio >= GOAL_RATIO else 'NOT met'} ({ratio:.1f}x)"
         )
     peers = [m for m in sweep.methods if m not in ("ours", "portfolio")]
     alone = [
         name
         for name, row in sweep.rows.items()
-        if peers and row["ours"].settled and all(row[m].timed_out for m in peers)
+        if peers and row[judged].settled and all(row[m].timed_out for m in peers)
     ]
     print(
-        f"goal: ours answers horizons where every peer times out: "
+        f"goal: {judged} answers horizons where every peer times out: "
         f"{'met' if alone else 'NOT met'} ({', '.join(alone) or 'none'})"
     )
 

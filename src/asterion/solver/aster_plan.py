@@ -30,6 +30,19 @@ from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_s
 
 LinearTerm = cp_model.LinearExprT
 
+LINEARIZATION_LEVEL = 2
+"""CP-SAT's ``linearization_level`` for :func:`cp_reach`. Level 2 also puts every slot's
+exactly-one and the at-most-ones into the LP relaxation, which bounds the number of actions
+far better than the default (level 1)."""
+PROBING_LEVEL = 0
+"""CP-SAT's ``cp_model_probing_level`` for :func:`cp_reach`: no probing. On these models
+probing costs more than it finds (a few hundred ms per solve).
+
+Measured together on the benchmark's six slowest positions (deterministic time, two seeds):
+about 10 times less than CP-SAT's defaults (p12 from 9.6 to 1.4, p0 from 5.6 to 1.6, p21
+from 8.0 to 0.7); over all 54 positions the median CPU time fell from about 0.54 s to 0.32 s.
+Both settings change how the solver searches, never what the model means."""
+
 
 @dataclass
 class _Choice:
@@ -301,11 +314,11 @@ def _add_frame(model: cp_model.CpModel, before: _Layer, after: _Layer, change: _
 def _add_target(
     model: cp_model.CpModel, question: ReachQuestion, final: _Layer, colors: list[Color]
 ) -> dict[frozenset[Point], cp_model.IntVar]:
-    player = question.state.player
+    player, board = question.state.player, question.state.board
     present = {}
     for i, placement in enumerate(question.targets):
         var = model.new_bool_var(f"target_{i}")
-        for v in placement:
+        for v in sorted(placement, key=board.index.__getitem__):  # not set order
             if question.own_stars_only:
                 model.add(final.occupied[v, player] == 1).only_enforce_if(var)
             else:
@@ -345,6 +358,8 @@ def cp_reach(
         return ReachAnswer(Status.INFEASIBLE, None, "cp-sat", 0.0)
     planner = build_planner(question)
     solver = make_solver(time_limit, seed)
+    solver.parameters.linearization_level = LINEARIZATION_LEVEL
+    solver.parameters.cp_model_probing_level = PROBING_LEVEL
     status = cp_status(solver.solve(planner.model))
     certificate = None
     if status.has_value:
