@@ -326,8 +326,6 @@ class NachtRules:
     empty_display_bonus: bool = False
     """Review variant: the first player whose display runs empty (pile empty) gains 1 coin at
     each later turn."""
-    must_lay_when_pile_empty: bool = True
-    """G5."""
 
 
 @dataclass(frozen=True)
@@ -517,13 +515,7 @@ def legal_moves(state: NachtState) -> Iterator[Move]:
         for cell in bits(fitting):
             yield Lay(cell)
     # Ending the turn; once the pile is empty a fitting tile must be laid (G5).
-    if not (
-        state.rules.must_lay_when_pile_empty
-        and not state.pile
-        and fitting
-        and state.lays == 0
-        and state.declined is None
-    ):
+    if state.pile or not fitting or state.lays or state.declined is not None:
         yield Pass()
 
 

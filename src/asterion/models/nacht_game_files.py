@@ -75,7 +75,6 @@ class _RulesSpec(BaseModel):
     knocker_collects_holes: bool = False
     set_aside_declines: bool = False
     empty_display_bonus: bool = False
-    must_lay_when_pile_empty: bool = True
 
 
 class PracticeSpec(BaseModel):
