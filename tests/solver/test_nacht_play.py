@@ -10,6 +10,7 @@ scores against any particular opponent).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -17,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asterion.errors import InputError, TooLargeError
-from asterion.models.nacht_cut import Chart, ChartConstellation, cut
 from asterion.models.nacht_files import default_tileset
 from asterion.models.nacht_game import (
     Decline,
@@ -192,11 +192,12 @@ def test_simulation_refuses_bad_requests() -> None:
 
 
 def test_solved_sky_refuses_a_set_without_one_arrangement() -> None:
-    # One star, so every tile but one is blank: the two middle tiles of the north row of a
-    # 4x2 grid are alike (same chamfers, nothing on them) and can swap places.
-    chart = Chart("one star", (ChartConstellation("A", "", ((0.5, 0.5, 1.0),), ()),))
+    # A practice set with one tile wiped blank: its neighbours' lines dangle, so no
+    # arrangement fits every side.
+    tileset = practice_tileset(3, 3, 0)
+    blank = replace(tileset.tiles[0], stars=(), segments=())
     with pytest.raises(InputError, match="not consistent"):
-        solved_sky(cut(chart, 4, 2, (0.0, 0.0, 4.0, 2.0)))
+        solved_sky(replace(tileset, tiles=(blank, *tileset.tiles[1:])))
 
 
 # -- advice ----------------------------------------------------------------------------------------
