@@ -5,6 +5,7 @@ Registered on the ``nacht`` command group by the last line of :mod:`asterion.cli
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -125,7 +126,10 @@ def best_play(
     players: Annotated[int, typer.Option(help="Players: the exact search takes 2.")] = 2,
     tileset: TilesetOpt = None,
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
+        float,
+        typer.Option(
+            min=0.01, help="Seconds for the value and the shortfalls together before 'unknown'."
+        ),
     ] = DEFAULT_EXACT_TIME_LIMIT,
     shortfall: Annotated[
         bool,
@@ -150,18 +154,25 @@ def best_play(
     state = order_state(spec, sky, str(order), players)
     with progress_bar("searching", quiet=json_out):
         answer = solve_known_order(state, time_limit=time_limit)
-    shortfalls = []
+    shortfalls, unsettled = [], []
     if shortfall and answer.value is not None:
+        # The shortfall searches share what is left of the time limit.
+        deadline = time.perf_counter() + max(time_limit - answer.seconds, 0.01)
         for name in STRATEGY_NAMES:
             for seat in (0, 1):
+                left = max(deadline - time.perf_counter(), 0.01)
+                policy = make_policy(name)
                 found = heuristic_shortfall(
-                    state, make_policy(name), seat, optimal=answer.value, time_limit=time_limit
+                    state, policy, seat, optimal=answer.value, time_limit=left
                 )
                 if found is not None:
                     shortfalls.append(found)
+                else:
+                    unsettled.append(f"{name} in seat {seat + 1}")
     if json_out:
         document = answer.to_data()
         document["shortfalls"] = [s.to_data() for s in shortfalls]
+        document["shortfalls_unsettled"] = unsettled
         print_json(document)
     else:
         console.print(
@@ -179,6 +190,8 @@ def best_play(
                 f"{s.name:<10} in seat {s.seat + 1}: guarantees {s.guaranteed:+d}, optimal "
                 f"{s.optimal:+d}, short by {s.shortfall}"
             )
+        if unsettled:
+            console.print(f"shortfall not settled within the time limit: {', '.join(unsettled)}")
     finish(YES if answer.status is Status.OPTIMAL else UNKNOWN)
 
 
