@@ -92,6 +92,9 @@ MAX_SAMPLES = 100_000
 MAX_EXACT_CELLS = 24
 """The exact search takes grids up to 24 tiles (4x6); larger ones are refused."""
 DEFAULT_EXACT_TIME_LIMIT = 60.0
+MAX_TABLE = 4_000_000
+"""Positions the transposition table keeps (about 2 GB); past that, new ones are not stored
+(the table is only a cache: values stay exact, the search slows down)."""
 DEFAULT_SAMPLES = 200
 
 
@@ -615,7 +618,8 @@ class _Search:
                 break
         result = int(best)
         flag = _UPPER if result <= low else _LOWER if result >= high else _EXACT
-        self.table[key] = (result, flag, best_move)
+        if len(self.table) < MAX_TABLE or key in self.table:
+            self.table[key] = (result, flag, best_move)
         return result
 
     def exact(self, state: NachtState) -> int:
