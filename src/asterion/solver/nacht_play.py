@@ -35,8 +35,11 @@ seat.
 game has perfect information. Its value is the final coin difference (seat 0 minus seat 1)
 under optimal play by both, found by minimax with alpha-beta pruning and a transposition table
 keyed by the position without the coins (only whether a decline can still be paid matters;
-the coins are capped where that is decided); checked in the tests against plain minimax
-without pruning. :func:`heuristic_shortfall` fixes one seat's moves to a strategy and lets
+the coins are capped where that is decided), driven by MTD(f) null-window searches from the
+greedy players' outcome, and cut where even every open reward, knock and decline going one
+way could not reach the window; checked in the tests against plain minimax without pruning.
+An optimal line follows, one null-window test per move, and is replayed by the checked rules
+engine. :func:`heuristic_shortfall` fixes one seat's moves to a strategy and lets
 the other seat answer perfectly: what optimal play guarantees that seat, minus what the
 strategy guarantees, is how far the strategy falls short (never negative).
 
