@@ -16,10 +16,9 @@ A turn, as a sequence of moves by the active player:
 1. The top tile of the pile is drawn when the turn begins. If it does not fit, it goes face
    up to the player's display; if it fits, the player must first :class:`Lay` it or
    :class:`Decline` it (pay 1 coin; the tile goes to the display, not to be laid in the same
-   turn). At most
-   ``max_declines`` (5) declines in a row: a player's streak counts their own consecutive
-   turns with a decline, and any turn of theirs without one resets it (G1). A decline needs a
-   coin to pay with (G2).
+   turn). At most ``max_declines`` (5) declines in a row: a player's streak counts their own
+   consecutive turns with a decline, and any turn of theirs without one resets it (G1). A
+   decline needs a coin to pay with (G2).
 2. Then tiles from the own display that fit may be laid, at most ``lays_per_turn`` (2) in the
    turn, the drawn tile included.
 3. :class:`Pass` ends the turn. If the player laid nothing and paid nothing while a tile of
@@ -32,7 +31,8 @@ A turn, as a sequence of moves by the active player:
 
 Rewards for laying: +1 coin per hole it closes and +k for each constellation spanning k tiles
 it completes. The game ends when every tile is laid; most coins wins (ties share the win).
-Coins are scores: the bank never runs out (G6; the box's 60 coins do not cover the rewards).
+Coins are scores: the bank never runs out (G6; with four players the box's 60 coins are all
+dealt at the start).
 
 Review variants (parameters of :class:`NachtRules`): ``set_aside_declines`` (declined coins
 are set aside and paid only when that player next lays; a coin still set aside at the end
