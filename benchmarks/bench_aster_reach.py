@@ -797,9 +797,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, row in sweep.rows.items()
         if peers and row[judged].settled and all(row[m].timed_out for m in peers)
     ]
+    verdict = "met" if alone else "NOT met" if peers else "not judged (no peer was run)"
     print(
         f"goal: {judged} answers horizons where every peer times out: "
-        f"{'met' if alone else 'NOT met'} ({', '.join(alone) or 'none'})"
+        f"{verdict} ({', '.join(alone) or 'none'})"
     )
 
     disagreements = table.disagreements + sweep.disagreements

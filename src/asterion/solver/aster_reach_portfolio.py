@@ -2,8 +2,8 @@
 CP-SAT otherwise or if the search gives up.
 
 Measured in ``benchmarks/bench_aster_reach.py``: breadth-first search proves plans of one to
-three actions in 1–80 ms, whatever the number of slots, while CP-SAT needs 0.05–0.5 s to
-build, presolve and solve its model; from about four actions on the search explodes and
+three actions in 1–160 ms, whatever the number of slots, while CP-SAT needs 0.07–0.64 s
+to build, presolve and solve its model; from about four actions on the search explodes and
 CP-SAT wins. Whether a plan can be short is read off the position: every action adds at most
 one star to a placement (:func:`fewest_actions`), so a question whose every target placement
 lacks three stars or more needs at least three actions and goes to CP-SAT at once. Otherwise
