@@ -322,6 +322,8 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
+
+
 from asterion.cli import nacht_play  # noqa: E402,F401  (registers the play commands)
 from asterion.cli.puzzles import nacht_app as _puzzles_app  # noqa: E402
 
