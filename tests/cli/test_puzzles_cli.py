@@ -4,7 +4,11 @@ generation (same seed, same bytes, whatever the worker count), check, play, book
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import re
+import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -169,23 +173,59 @@ def test_nacht_check_not_unique(tmp_path: Path) -> None:
 # -- booklet ------------------------------------------------------------------------------------
 
 
+def _booklet(aster_dir: Path, nacht_dir: Path, out: Path) -> Path:
+    """The booklet of the 2 Aster and 2 Nacht puzzles, written to ``out``."""
+    for folder in (aster_dir, nacht_dir):
+        for path in folder.iterdir():
+            (out.parent / path.name).write_bytes(path.read_bytes())
+    code, stdout, _ = run("puzzles", "booklet", str(out.parent), "--out", str(out))
+    assert code == 0 and "4 puzzles" in stdout
+    return out
+
+
 def test_booklet_embeds_pictures_with_solutions_at_the_back(
     aster_dir: Path, nacht_dir: Path, tmp_path: Path
 ) -> None:
-    for folder in (aster_dir, nacht_dir):
-        for path in folder.iterdir():
-            (tmp_path / path.name).write_bytes(path.read_bytes())
-    out = tmp_path / "book.html"
-    code, stdout, _ = run("puzzles", "booklet", str(tmp_path), "--out", str(out))
-    assert code == 0 and "4 puzzles" in stdout
-    page = out.read_text()
-    assert page.count('<section class="puzzle"') == 4
-    assert page.count('<section class="solution"') == 4
-    assert page.index("<h2>Solutions</h2>") > page.rindex('<section class="puzzle"')
+    page = _booklet(aster_dir, nacht_dir, tmp_path / "book.html").read_text()
+    assert page.count('<section class="puzzle ') == 4
+    assert page.count('<section class="solution ') == 4
+    assert page.index("<h2>Solutions</h2>") > page.rindex('<section class="puzzle ')
+    assert page.count('<a href="#p') == 4 and page.count('<a href="#s') == 4  # contents, links
     marker = 'src="data:image/svg+xml;base64,'
     assert page.count(marker) == 4 + 2 + 4  # starts, the 2 Aster target shapes, solutions
     first = page.split(marker, 1)[1].split('"', 1)[0]
     assert base64.b64decode(first).decode().lstrip().startswith("<svg")
+
+
+def _pdf_pages(data: bytes) -> int:
+    """Pages of a PDF: by pypdfium2 when installed, else by the page objects (WeasyPrint packs
+    them into compressed object streams, so those are inflated first)."""
+    try:
+        import pypdfium2
+    except ImportError:
+        chunks = [data]
+        for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.DOTALL):
+            with contextlib.suppress(zlib.error):
+                chunks.append(zlib.decompress(stream))
+        return sum(len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", c)) for c in chunks)
+    return len(pypdfium2.PdfDocument(data))
+
+
+def test_booklet_as_pdf(aster_dir: Path, nacht_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("weasyprint")
+    data = _booklet(aster_dir, nacht_dir, tmp_path / "book.pdf").read_bytes()
+    assert data.startswith(b"%PDF")
+    assert _pdf_pages(data) == 1 + 2 + 2  # the cover, then two puzzles and two solutions a page
+
+
+def test_booklet_pdf_without_weasyprint(
+    aster_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # ``import weasyprint`` fails
+    out = tmp_path / "book.pdf"
+    code, _, err = run("puzzles", "booklet", str(aster_dir), "--out", str(out))
+    assert code == 2 and "asterion[pdf]" in err and err.count("\n") == 1
+    assert not out.exists()
 
 
 def test_booklet_refuses_foreign_json(tmp_path: Path) -> None:

@@ -363,14 +363,19 @@ def nacht_play(puzzle_file: PuzzleArg) -> None:
 def booklet(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="A folder of puzzle files.")],
     out: Annotated[
-        Path, typer.Option("--out", metavar="FILE", help="The HTML file to write.")
+        Path,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="The file to write: HTML, or a PDF when it ends in .pdf (extra 'pdf').",
+        ),
     ] = Path("booklet.html"),
     title: Annotated[str, typer.Option(help="The booklet's title.")] = "Star puzzles",
 ) -> None:
-    """A printable HTML booklet: every puzzle with its picture, the solutions at the back.
+    """A printable booklet: a cover with the contents, every puzzle with its picture (two to
+    a printed page), the solutions at the back in the same order.
 
-    (No PDF: no library that makes one is installed here; print the HTML to PDF from a
-    browser.)
+    `--out booklet.pdf` prints it to PDF with WeasyPrint (`pip install 'asterion[pdf]'`).
     """
     from asterion.puzzles.booklet import write_booklet
 
