@@ -369,3 +369,74 @@ def test_random_small_problems_match_enumeration(problem: EdgeProblem) -> None:
     assert (result.count, result.complete) == (expected, True)
     for arrangement in result.solutions:
         assert check_arrangement(problem, arrangement) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Randomized restarts (first arrangement only)
+
+
+def test_luby_sequence() -> None:
+    assert [edge_search.luby(k) for k in range(1, 32)] == [
+        1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8,
+        1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16,
+    ]  # fmt: skip
+
+
+def test_shuffle_keeps_each_candidate_list_as_a_set() -> None:
+    problem = generate(5, 5, 3, 4, seed=0)
+    tables = edge_search._build_tables(problem, edge_search.cell_order(5, 5, "row"))
+    shuffled = edge_search._shuffled(tables, seed=1)
+    assert not (shuffled.candidates == tables.candidates).all()
+    for start, length in zip(tables.seg_start, tables.seg_len, strict=True):
+        segment = slice(start, start + length)
+        assert sorted(shuffled.candidates[segment]) == sorted(tables.candidates[segment])
+        assert (shuffled.cand_piece[segment] == tables.piece[shuffled.candidates[segment]]).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_restarts_find_valid_arrangements_the_same_way_twice(seed: int) -> None:
+    problem = generate(6, 6, 3, 5, seed=seed)
+    first = search_arrangements(problem)
+    again = search_arrangements(problem)
+    assert "restart" in first.notes[0]
+    assert (first.status, first.count, first.complete) == (Status.OPTIMAL, 1, False)
+    assert not check_arrangement(problem, first.solutions[0])
+    assert (first.solutions, first.nodes, first.notes) == (
+        again.solutions,
+        again.nodes,
+        again.notes,
+    )
+
+
+def test_restarts_do_not_touch_counting() -> None:
+    problem = generate(5, 5, 3, 4, seed=0)
+    counted = search_arrangements(problem, count_limit=ALL)
+    assert "restart" not in counted.notes[0]
+    assert counted.complete
+
+
+@pytest.mark.parametrize("restart_base", [1, edge_search.RESTART_BASE])
+def test_restarts_still_prove_infeasible(
+    monkeypatch: pytest.MonkeyPatch, restart_base: int
+) -> None:
+    # A restart that searches its whole space proves it; cut off every time (base 1), the
+    # uncapped race after the restarts' share of the time limit proves it.
+    monkeypatch.setattr(edge_search, "RESTART_BASE", restart_base)
+    problem = generate(4, 4, 2, 3, seed=1)
+    pieces = list(problem.pieces)
+    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
+    n, e, s, w = pieces[centre]
+    pieces[centre] = (e, n, s, w)
+    bad = EdgeProblem(tuple(pieces), 4, 4, True)
+    assert not backtrack_arrangements(bad)
+    result = search_arrangements(bad, time_limit=1.0)
+    assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
+    assert ("restart" in result.notes[0]) == (restart_base > 1)
+
+
+def test_time_out_after_restarts_is_unknown() -> None:
+    problem = generate(12, 12, 3, 9, seed=1)
+    result = search_arrangements(problem, time_limit=0.3)
+    assert result.status is Status.UNKNOWN
+    assert (result.count, result.complete, result.solutions) == (0, False, ())
+    assert result.nodes > 0

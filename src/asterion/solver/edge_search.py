@@ -19,7 +19,11 @@ between slices, so the answer does not depend on the machine's speed, only on wh
 stopped it. To find a first arrangement, several *variants* (row or column scan, each corner
 piece pinned in turn, or each start corner without rotations) run side by side in equal slices
 and the first to finish answers: their times to a first arrangement differ by orders of
-magnitude on one puzzle. Counting runs one variant over the whole space.
+magnitude on one puzzle. Before that race, a first arrangement is sought by randomized
+restarts (:class:`_Restarts`): short runs of the same variants with each candidate list in a
+seeded random order, cut off after a Luby sequence of step budgets; a restart that finishes
+answers (a found arrangement, or a whole space searched: no arrangement). Counting runs one
+variant over the whole space.
 
 Measured (benchmarks/bench_nacht.py, docs/benchmarks.md): row by row beats column-free
 alternatives (border ring first, spiral, anti-diagonals: 3 to 8 times the nodes when counting
@@ -37,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -102,6 +106,13 @@ MAX_KEEP = 1_000_000
 
 FIRST_SLICE = 20_000
 RACE_SLICE = 1 << 17
+RESTART_BASE = 1 << 15
+"""Restart *k* (1, 2, ...) of a first-solution search may take ``luby(k) * RESTART_BASE`` steps."""
+RESTART_SEED = 20260
+"""Restart *k* shuffles the candidate lists with seed ``RESTART_SEED + k`` (same problem, same
+runs)."""
+RESTART_SHARE = 0.5
+"""Restarts may use this share of the time limit; the exhaustive race then runs in the rest."""
 SLICE_SECONDS = 0.05
 """The search runs in slices of nodes; each slice is sized to take about this long."""
 
@@ -486,10 +497,17 @@ class Variant:
 class _Run:
     """One variant's search, resumable slice by slice."""
 
-    def __init__(self, problem: EdgeProblem, variant: Variant, count_limit: int, keep: int):
+    def __init__(
+        self,
+        problem: EdgeProblem,
+        variant: Variant,
+        count_limit: int,
+        keep: int,
+        tables: _Tables | None = None,
+    ):
         cells = cell_order(problem.width, problem.height, variant.order, variant.start)
         self.variant = variant
-        self.tables = _build_tables(problem, cells, variant.pinned)
+        self.tables = _build_tables(problem, cells, variant.pinned) if tables is None else tables
         n = len(cells)
         self.count_limit = min(count_limit, 1 << 62)
         self.placed = np.full(n, -1, dtype=np.int32)
@@ -591,8 +609,9 @@ def search_arrangements(
         INFEASIBLE.
     race : bool or None
         Run the :func:`race_variants` side by side in equal slices and answer with the first
-        to finish (to find one arrangement fast). None (default): race when ``count_limit``
-        is 1, else run ``variant`` alone (counting needs the whole space once).
+        to finish (to find one arrangement fast); with ``count_limit`` 1, randomized restarts
+        first, for up to :data:`RESTART_SHARE` of the time limit. None (default): race when
+        ``count_limit`` is 1, else run ``variant`` alone (counting needs the whole space once).
     variant : Variant
         The search run when not racing (row by row from the north-west corner by default).
 
@@ -619,7 +638,11 @@ def search_arrangements(
     variants = race_variants(problem) if racing else [variant]
     runs = [_Run(problem, v, count_limit, keep) for v in variants]
     deadline = began + time_limit
-    winner = _race(runs, deadline) if racing else _alone(runs[0], deadline)
+    winner, restarts = None, _Restarts()
+    if racing and count_limit == 1:
+        winner = restarts.run(problem, runs, keep, began + RESTART_SHARE * time_limit)
+    if winner is None:
+        winner = _race(runs, deadline) if racing else _alone(runs[0], deadline)
 
     solutions = tuple(
         _arrangement(problem, winner.tables, winner.kept[i]) for i in range(min(winner.count, keep))
@@ -635,8 +658,11 @@ def search_arrangements(
         status = Status.OPTIMAL
     else:
         status = Status.FEASIBLE if count else Status.UNKNOWN
+    how = f" (first of {len(runs)} raced)" if racing else ""
+    if winner not in runs:
+        how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
     notes = (
-        f"variant={winner.variant}" + (f" (first of {len(runs)} raced)" if racing else ""),
+        f"variant={winner.variant}" + how,
         "numba" if HAVE_NUMBA else "pure Python (numba missing)",
     )
     return EdgeSearchResult(
@@ -644,7 +670,7 @@ def search_arrangements(
         count=count,
         complete=outcome == _EXHAUSTED,
         solutions=solutions,
-        nodes=sum(run.nodes for run in runs),
+        nodes=restarts.nodes + sum(run.nodes for run in runs),
         wall_time=time.perf_counter() - began,
         engine="search",
         notes=notes,
@@ -662,6 +688,57 @@ def _alone(run: _Run, deadline: float) -> _Run:
             return run
         took = max(now - slice_start, 1e-4)
         budget = int(min(max(budget * SLICE_SECONDS / took, 1000), budget * 4, 1 << 30))
+
+
+def luby(k: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... at ``k`` >= 1 (the cutoffs of restart k).
+
+    >>> [luby(k) for k in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    while True:
+        top = 1
+        while (1 << top) - 1 < k:
+            top += 1
+        if k == (1 << top) - 1:
+            return 1 << (top - 1)
+        k -= (1 << (top - 1)) - 1
+
+
+def _shuffled(tables: _Tables, seed: int) -> _Tables:
+    """The same tables with each candidate list (one key's segment) in a seeded random order."""
+    rng = np.random.default_rng(seed)
+    segment = np.repeat(np.arange(len(tables.seg_len)), tables.seg_len)
+    order = np.lexsort((rng.random(len(segment)), segment))
+    return replace(tables, candidates=tables.candidates[order], cand_piece=tables.cand_piece[order])
+
+
+class _Restarts:
+    """Randomized restarts for a first arrangement (Gomes, Selman and Kautz): restart k runs
+    the raced variants in turn with shuffled candidate lists for ``luby(k) * RESTART_BASE``
+    steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail."""
+
+    def __init__(self) -> None:
+        self.done = 0  # restarts begun
+        self.nodes = 0  # placements made by all of them
+
+    def run(self, problem: EdgeProblem, runs: list[_Run], keep: int, until: float) -> _Run | None:
+        """The run that finished (found one, or searched its whole space: each run is
+        complete, only its order of trial differs), or None when the clock passes ``until``
+        (the caller then races ``runs`` without cutoff)."""
+        while time.perf_counter() < until:
+            self.done += 1
+            base = runs[(self.done - 1) % len(runs)]
+            tables = _shuffled(base.tables, RESTART_SEED + self.done)
+            run = _Run(problem, base.variant, 1, keep, tables)
+            left = luby(self.done) * RESTART_BASE
+            while left > 0 and run.outcome == _RUNNING and time.perf_counter() < until:
+                run.advance(min(left, RACE_SLICE))
+                left -= RACE_SLICE
+            self.nodes += run.nodes
+            if run.outcome != _RUNNING:
+                return run
+        return None
 
 
 def _race(runs: list[_Run], deadline: float) -> _Run:
