@@ -22,15 +22,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import random
 import statistics
 import sys
 import time
 import warnings
 from collections.abc import Callable
-from importlib.metadata import version
 from typing import Any
 
 from asterion.models.akelarre import (
@@ -45,6 +42,7 @@ from asterion.solver.akelarre_balance import selfplay
 from asterion.solver.akelarre_equilibria import mixed_equilibria_2p, pure_equilibria, turn_game
 from asterion.solver.akelarre_plan import PlanInstance, plan_cp_sat, plan_search
 from asterion.solver.result import Status
+from machine import machine_lines
 
 
 def timed(function: Callable[[], Any]) -> tuple[Any, float]:
@@ -52,15 +50,6 @@ def timed(function: Callable[[], Any]) -> tuple[Any, float]:
     started = time.perf_counter()
     value = function()
     return value, time.perf_counter() - started
-
-
-def machine() -> list[str]:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return [
-        f"platform: {platform.platform()}; {os.cpu_count()} logical cores; load {load:.2f}",
-        f"Python {platform.python_version()}; OR-Tools {version('ortools')} (1 worker); "
-        f"nashpy {version('nashpy')}",
-    ]
 
 
 def position(players: int, seed: int, turn: int) -> AkelarreState:
@@ -179,7 +168,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--plans", type=int, default=20)
     args = parser.parse_args()
-    for line in machine():
+    for line in [*machine_lines("ortools", "nashpy"), "CP-SAT: 1 worker"]:
         print(line)
     for lines in (
         bench_pure(args.deals),

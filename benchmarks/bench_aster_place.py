@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import statistics
 import sys
 import time
@@ -33,12 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar, get_args
 
-import networkx as nx
-
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Card, default_catalog
 from asterion.models.aster_patterns import DEFAULT_TRANSFORMS, Placement, placements
 from asterion.solver.aster_vf2 import PatternEdges, displacement_digraph, vf2_placements
+from machine import machine_lines
 
 GOAL_RATIO = 20.0
 T = TypeVar("T")
@@ -66,27 +63,6 @@ def timed(call: Callable[[], T]) -> tuple[T, float]:
         return result, time.perf_counter() - start
     finally:
         gc.enable()
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine() -> list[str]:
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return [
-        f"platform: {platform.platform()}",
-        f"CPU: {cpu_model()}, {os.cpu_count()} logical cores ({usable} usable)",
-        f"Python: {platform.python_implementation()} {platform.python_version()}",
-        f"networkx: {nx.__version__}",
-    ]
 
 
 def setup_times(board_rings: int) -> tuple[float, float]:
@@ -144,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     # -- report -----------------------------------------------------------------------------
     print("# Aster placements: enumeration vs networkx VF2")
     print()
-    for line in machine():
+    for line in machine_lines("networkx", "ortools"):
         print(f"- {line}")
     print(
         f"- board: default ({board.rings} rings, {len(board.points)} points); transforms: "

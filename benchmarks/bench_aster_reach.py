@@ -54,7 +54,6 @@ import importlib.util
 import json
 import multiprocessing
 import os
-import platform
 import random
 import statistics
 import sys
@@ -63,8 +62,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import ortools
-
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import ActionKind, provisional_catalog
 from asterion.models.aster_files import parse_state
@@ -72,6 +69,7 @@ from asterion.solver.aster_pddl import UnsupportedQuestion, pddl_reach
 from asterion.solver.aster_plan import cp_reach
 from asterion.solver.aster_reach import ReachAnswer, ReachQuestion, search_reach
 from asterion.solver.result import Status
+from machine import machine_lines
 
 # -- the suite ------------------------------------------------------------------------------
 
@@ -551,35 +549,6 @@ def summarize(table: Table, method: str, limit: float, only: set[str] | None = N
     )
 
 
-def machine() -> list[str]:
-    model = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    versions = [f"ortools {getattr(ortools, '__version__', '?')}"]
-    for package in ("pyperplan", "unified_planning", "up_fast_downward"):
-        if importlib.util.find_spec(package) is not None:
-            from importlib.metadata import PackageNotFoundError, version
-
-            dist = {"unified_planning": "unified-planning", "up_fast_downward": "up-fast-downward"}
-            try:
-                versions.append(f"{package} {version(dist.get(package, package))}")
-            except PackageNotFoundError:
-                versions.append(package)
-    return [
-        f"platform: {platform.platform()}",
-        f"CPU: {model}, {os.cpu_count()} logical cores ({usable} usable)",
-        f"Python: {platform.python_implementation()} {platform.python_version()}",
-        "packages: " + ", ".join(versions),
-    ]
-
-
 def print_instances(
     title: str, table: Table, instances: list[Instance], limit: float, recorded: bool
 ) -> None:
@@ -741,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
     # -- report -----------------------------------------------------------------------------
     print("# Aster reachability: CP-SAT vs plain search vs STRIPS planners")
     print()
-    for line in machine():
+    for line in machine_lines("ortools", "pyperplan", "unified-planning", "up-fast-downward"):
         print(f"- {line}")
     print(
         f"- limit: {limit:.0f} s per method and question; each method runs its questions in "

@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import version
 
 from asterion.models.stellar_solo import SoloPuzzle, deal_solo_puzzle
 from asterion.solver.result import Status
 from asterion.solver.stellar_solo import SoloAnswer, cp_sat_solo, search_solo
+from machine import machine_lines
 
 GOAL_TURNS = 11
 GOAL_SECONDS = 10.0
@@ -62,29 +60,6 @@ def timed(solver: Solver, puzzle: SoloPuzzle, limit: float) -> Run:
     started = time.perf_counter()
     answer = solver(puzzle, limit)
     return Run(answer, time.perf_counter() - started)
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def machine() -> list[str]:
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return [
-        f"platform: {platform.platform()}",
-        f"CPU: {cpu_model()}, {os.cpu_count()} logical cores ({usable} usable); "
-        f"load average at start {load:.2f}",
-        f"Python: {platform.python_implementation()} {platform.python_version()}; "
-        f"OR-Tools {version('ortools')} (CP-SAT, 1 worker)",
-    ]
 
 
 def check(turns: int, seed: int, runs: dict[str, Run]) -> None:
@@ -169,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print("# Stellar solo: exact search vs CP-SAT")
     print()
-    for line in machine():
+    for line in [*machine_lines("ortools"), "CP-SAT: 1 worker"]:
         print(f"- {line}")
     print(
         f"- suite: deal_solo_puzzle(seed, turns), seeds 0-{args.deals - 1}, shipped deck; "
