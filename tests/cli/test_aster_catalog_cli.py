@@ -8,6 +8,8 @@ from pathlib import Path
 from clirun import run
 
 KEYS = ["abbr", "name", "deck", "points", "pattern", "actions", "links"]
+EXTRA = {"base": ["astronomer"], "small": ["scoring"], "large": ["scoring"], "obsolete": []}
+"""The only keys after the contract's: a Big or Bang copy's astronomer side, an effect."""
 
 
 def test_catalog_json_has_exactly_the_documented_shape() -> None:
@@ -15,10 +17,13 @@ def test_catalog_json_has_exactly_the_documented_shape() -> None:
     document = json.loads(out)
     assert code == 0 and list(document) == ["cards"]
     for card in document["cards"]:
-        assert list(card) == KEYS
         assert card["deck"] in ("small", "large", "obsolete", "base")
+        assert list(card)[: len(KEYS)] == KEYS
+        assert list(card)[len(KEYS) :] in ([], EXTRA[card["deck"]])
         assert all(len(xy) == 2 for xy in card["pattern"])
         assert set(card["links"]) == {"left", "right", "up", "down"}
+    base = [c["name"] for c in document["cards"] if c["deck"] == "base"]
+    assert base == ["Big"] * 4 + ["Bang"] * 4  # one copy per player
     orion = next(c for c in document["cards"] if c["abbr"] == "Ori")
     assert orion["name"] == "Orion" and orion["points"] == 8 and orion["deck"] == "large"
 

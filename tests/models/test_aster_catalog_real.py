@@ -16,7 +16,9 @@ def test_88_distinct_iau_cards_5_obsolete_and_big_and_bang() -> None:
     assert len(iau) == 88 and len(set(iau)) == 88
     assert set(iau) == {c.abbr for c in default_sky().iau}
     assert {c.abbr for c in catalog.deck(Deck.OBSOLETE)} == {"Arg", "Qua", "Atn", "Cer", "TaP"}
-    assert [c.abbr for c in catalog.deck(Deck.BASE)] == ["Big", "Bang"]
+    # rules/aster.md: 4 Big and 4 Bang cards, one copy per player
+    base = [(c.abbr, c.astronomer.copy if c.astronomer else None) for c in catalog.deck(Deck.BASE)]
+    assert base == [("Big", k) for k in range(1, 5)] + [("Bang", k) for k in range(1, 5)]
 
 
 def test_deck_sizes_and_points_follow_the_star_counts() -> None:

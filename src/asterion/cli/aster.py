@@ -24,7 +24,7 @@ from asterion.cli._common import (
 from asterion.errors import InputError
 from asterion.models.aster import HOME_DIRECTIONS, AsterState
 from asterion.models.aster_board import DEFAULT_RINGS, MAX_RINGS, MIN_RINGS, Board
-from asterion.models.aster_cards import Catalog, catalog_to_data, load_catalog
+from asterion.models.aster_cards import Card, Catalog, catalog_to_data, load_catalog
 from asterion.models.aster_files import load_state, state_to_data
 from asterion.models.aster_patterns import (
     Pattern,
@@ -137,7 +137,8 @@ def board(
 @app.command()
 @reports_input_errors
 def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False, svg: SvgOpt = None) -> None:
-    """The constellation cards: deck, points, actions, links; --svg draws each pattern on a
+    """The constellation cards: deck, points, actions, links, scoring effect (asymmetric
+    variant), and each Big and Bang copy's astronomer side; --svg draws each pattern on a
     small board beside the real star figure it came from."""
     cards = load_catalog(catalog_file)
     save_svg(
@@ -151,7 +152,7 @@ def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False, svg: Svg
         print_json(catalog_to_data(cards))
         return
     table = Table(title=f"{len(cards.cards)} cards")
-    for column in ("abbr", "name", "deck", "points", "actions", "links"):
+    for column in ("abbr", "name", "deck", "points", "actions", "links", "scoring", "astronomer"):
         table.add_column(column)
     for card in cards.cards:
         links = "".join(
@@ -170,12 +171,21 @@ def catalog(catalog_file: CatalogOpt = None, json_out: JsonOpt = False, svg: Svg
             str(card.points),
             ", ".join(a.value for a in card.actions),
             links or "-",
+            str(card.scoring) if card.scoring else "-",
+            _astronomer_text(card),
         )
     console.print(table)
     if cards.provenance:
         console.print(f"source: {cards.provenance}")
     if svg is not None:
         console.print(f"picture: {svg}")
+
+
+def _astronomer_text(card: Card) -> str:
+    side = card.astronomer
+    if side is None:
+        return "-"
+    return f"copy {side.copy}: {', '.join(a.value for a in side.actions)}"
 
 
 # -- show -----------------------------------------------------------------------------------

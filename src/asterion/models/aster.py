@@ -20,6 +20,7 @@ the turn (:class:`EndTurn`), which scores the hourglass and passes to the next p
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -27,7 +28,14 @@ from functools import cache
 
 from asterion.errors import IllegalActionError, InputError
 from asterion.models.aster_board import Board, Direction, Point
-from asterion.models.aster_cards import ActionKind, Card, Catalog, Deck, default_catalog
+from asterion.models.aster_cards import (
+    ActionKind,
+    Card,
+    Catalog,
+    Deck,
+    ScoringKind,
+    default_catalog,
+)
 from asterion.models.aster_patterns import (
     DEFAULT_TRANSFORMS,
     Placement,
@@ -94,6 +102,10 @@ class AsterRules:
         The hourglass track runs from +3 (start of every turn) to −3.
     offer_per_deck:
         Face-up cards dealt from each deck (3, so 6 claimable constellations).
+    asymmetric:
+        The asymmetric variant (off by default): each player's Big and Bang show the
+        astronomer side of the player's copy (copy k for the k-th color of :data:`COLORS`),
+        and the cards' scoring effects count at the final score.
     """
 
     board: Board = field(default_factory=Board)
@@ -106,6 +118,7 @@ class AsterRules:
     hourglass_start: int = 3
     hourglass_end: int = -3
     offer_per_deck: int = 3
+    asymmetric: bool = False
 
     @classmethod
     def quick(cls, **kwargs: object) -> AsterRules:
@@ -114,6 +127,17 @@ class AsterRules:
 
     def placements_of(self, card: Card) -> list[Placement]:
         return _cached_placements(self.board, card.pattern, self.transforms)
+
+    def card_actions(self, abbr: str, owner: Color) -> tuple[ActionKind, ...]:
+        """The actions card ``abbr`` gives ``owner``: in the asymmetric variant a base card
+        shows the astronomer side of the owner's copy.
+
+        :raises InputError: if the catalog lacks that astronomer side.
+        """
+        card = self.catalog[abbr]
+        if self.asymmetric and card.deck is Deck.BASE:
+            return self.catalog.astronomer_actions(abbr, owner.number + 1)
+        return card.actions
 
 
 @cache
@@ -288,14 +312,13 @@ class AsterState:
 
     def action_list_of(self, color: Color) -> tuple[ActionKind, ...]:
         """The concatenated actions of ``color``'s row; aggregated cards follow their host (A5)."""
-        catalog = self.rules.catalog
         extra: dict[int, list[str]] = {}
         for host, abbr in self.aggregated[color.number]:
             extra.setdefault(host, []).append(abbr)
         result: list[ActionKind] = []
         for i, abbr in enumerate(self.rows[color.number]):
             for card_abbr in (abbr, *extra.get(i, ())):
-                result.extend(catalog[card_abbr].actions)
+                result.extend(self.rules.card_actions(card_abbr, color))
         return tuple(result)
 
     def hourglass(self, minutes: int = 0) -> int:
@@ -696,21 +719,57 @@ def _end_turn(state: AsterState, minutes: int) -> AsterState:
 
 
 def final_scores(state: AsterState) -> dict[Color, int]:
-    """VP gained in play + card points of claimed cards (row and aside, not aggregated) +
-    scoring effects of those cards."""
+    """VP gained in play + card points of claimed cards (row and aside, not aggregated) +, in
+    the asymmetric variant, the scoring effects of those cards."""
     catalog = state.rules.catalog
     scores = {}
     for color in state.players:
-        row, aside = state.rows[color.number], state.aside[color.number]
-        total = state.vp_of(color)
-        for abbr in row + aside:
-            card = catalog[abbr]
-            total += card.points
-            if card.scoring is not None:
-                count = {"flat": 1, "per_row_card": len(row), "per_aside_card": len(aside)}
-                total += card.scoring.points * count[card.scoring.kind]
+        claimed = state.rows[color.number] + state.aside[color.number]
+        total = state.vp_of(color) + sum(catalog[abbr].points for abbr in claimed)
+        if state.rules.asymmetric:
+            total += effects_score(state, color)
         scores[color] = total
     return scores
+
+
+def effects_score(state: AsterState, color: Color) -> int:
+    """The scoring effects of ``color``'s claimed cards (row and aside; an aggregated card's
+    effect does not count, as the card scores nothing, A5)."""
+    catalog = state.rules.catalog
+    row = state.rows[color.number]
+    total = 0
+    for abbr in row + state.aside[color.number]:
+        effect = catalog[abbr].scoring
+        if effect is not None:
+            total += effect.points * effect_units(state, color, effect.kind, in_row=abbr in row)
+    return total
+
+
+def effect_units(state: AsterState, color: Color, kind: ScoringKind, *, in_row: bool) -> int:
+    """How many times an effect of ``kind`` on one of ``color``'s claimed cards pays
+    (definitions: :class:`ScoringKind`); ``in_row`` says whether that card is in the row."""
+    number, board = color.number, state.board
+    match kind:
+        case ScoringKind.IN_ROW:
+            return int(in_row)
+        case ScoringKind.PER_SMALL_CARD:
+            return claimed_by_deck(state, color)[Deck.SMALL]
+        case ScoringKind.PER_SET:
+            decks = claimed_by_deck(state, color)
+            return min(decks[Deck.SMALL], decks[Deck.LARGE])
+        case ScoringKind.PER_AGGREGATED_CARD:
+            return len(state.aggregated[number])
+        case ScoringKind.PER_INNER_STAR:
+            return sum(1 for p in state.stars_of(color) if board.ring_of(p) == board.rings)
+        case ScoringKind.PER_GENERATION_STAR:
+            return sum(1 for p in state.stars_of(color) if p in board.generation_points)
+
+
+def claimed_by_deck(state: AsterState, color: Color) -> Counter[Deck]:
+    """How many of ``color``'s claimed cards (row and aside) come from each deck."""
+    catalog = state.rules.catalog
+    number = color.number
+    return Counter(catalog[abbr].deck for abbr in state.rows[number] + state.aside[number])
 
 
 def winners(state: AsterState) -> list[Color]:

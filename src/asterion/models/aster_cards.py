@@ -8,7 +8,13 @@ effect (asymmetric variant).
 
 The catalog file is ``{"provenance": "...", "cards": [card, ...]}`` with each card as
 ``{"abbr": "Cru", "name": "Crux", "deck": "small", "points": 4, "pattern": [[0, 1], ...],
-"actions": ["nudge"], "links": {"left": true, "right": true, "up": false, "down": false}}``.
+"actions": ["nudge"], "links": {"left": true, "right": true, "up": false, "down": false}}``,
+plus ``"scoring": {"kind": "per_set", "points": 2}`` on a card with an effect.
+
+Base cards come in copies, one per player: the same ``abbr`` (``Big``, ``Bang``) on several
+entries alike on their standard side (``actions``, ``links``), each with its astronomer side
+``"astronomer": {"copy": 2, "actions": ["generate_targeted", "nudge"]}`` for the asymmetric
+variant. Looking a card up by ``abbr`` gives the first copy.
 """
 
 from __future__ import annotations
@@ -18,7 +24,6 @@ from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -89,16 +94,49 @@ class Links:
         return self.up or self.down
 
 
+class ScoringKind(StrEnum):
+    """The end-of-game scoring effects of the asymmetric variant (an assumption: the seed says
+    cards carry them and prints none). Each adds ``points`` times a count taken from the final
+    state of the card's owner; "claimed cards" are the row and the aside, not Big and Bang and
+    not aggregated cards. An effect counts only while its card is claimed (row or aside): an
+    aggregated card scores nothing (A5)."""
+
+    IN_ROW = "in_row"
+    """1 if this card is in its owner's row rather than aside."""
+    PER_SMALL_CARD = "per_small_card"
+    """The owner's claimed cards of the small deck (this one included)."""
+    PER_SET = "per_set"
+    """The owner's sets of one small and one large claimed card: min(small, large)."""
+    PER_AGGREGATED_CARD = "per_aggregated_card"
+    """The cards aggregated under the owner's row (``gravity``)."""
+    PER_INNER_STAR = "per_inner_star"
+    """The owner's stars on the innermost ring (ring R, not C) at the end."""
+    PER_GENERATION_STAR = "per_generation_star"
+    """The owner's stars on generation points (A2) at the end."""
+
+
 @dataclass(frozen=True)
 class ScoringEffect:
-    """An end-of-game scoring effect of the asymmetric variant.
+    """An end-of-game scoring effect (asymmetric variant): ``points`` per unit of ``kind``."""
 
-    ``flat`` scores ``points`` once; ``per_row_card`` scores ``points`` for each card in the
-    owner's row (Big and Bang included); ``per_aside_card`` for each card set aside.
-    """
-
-    kind: Literal["flat", "per_row_card", "per_aside_card"]
+    kind: ScoringKind
     points: int
+
+    def __str__(self) -> str:
+        return f"{self.points:+d} {self.kind.value}"
+
+
+BASE_COPIES = 4
+"""Big and Bang come one per player, and Aster seats at most 4 players."""
+
+
+@dataclass(frozen=True)
+class AstronomerSide:
+    """The other side of a Big or Bang copy (asymmetric variant): its actions. Its connectors
+    are the standard side's (an assumption: the row must still start Big, Bang)."""
+
+    copy: int
+    actions: tuple[ActionKind, ...]
 
 
 @dataclass(frozen=True)
@@ -111,6 +149,7 @@ class Card:
     actions: tuple[ActionKind, ...]
     links: Links
     scoring: ScoringEffect | None = None
+    astronomer: AstronomerSide | None = None
 
     @property
     def stars(self) -> int:
@@ -126,7 +165,12 @@ class Catalog:
 
     @cached_property
     def by_abbr(self) -> dict[str, Card]:
-        return {card.abbr: card for card in self.cards}
+        """Each abbreviation's first card: for Big and Bang, copy 1 (all copies share their
+        standard side)."""
+        first: dict[str, Card] = {}
+        for card in self.cards:
+            first.setdefault(card.abbr, card)
+        return first
 
     def __getitem__(self, abbr: str) -> Card:
         try:
@@ -139,6 +183,19 @@ class Catalog:
 
     def deck(self, deck: Deck) -> tuple[Card, ...]:
         return tuple(card for card in self.cards if card.deck is deck)
+
+    def astronomer_actions(self, abbr: str, copy: int) -> tuple[ActionKind, ...]:
+        """The actions on the astronomer side of copy ``copy`` of the base card ``abbr``.
+
+        :raises InputError: if the catalog has no such side.
+        """
+        for card in self.cards:
+            if card.abbr == abbr and card.astronomer and card.astronomer.copy == copy:
+                return card.astronomer.actions
+        raise InputError(
+            f"card {abbr!r} has no astronomer side for copy {copy} "
+            "(the asymmetric variant needs one per player)"
+        )
 
 
 # -- the file format ----------------------------------------------------------------------
@@ -154,8 +211,14 @@ class _LinksSpec(BaseModel):
 
 class _ScoringSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["flat", "per_row_card", "per_aside_card"]
+    kind: ScoringKind
     points: int = Field(ge=-100, le=100)
+
+
+class _AstronomerSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    copy_: int = Field(alias="copy", ge=1, le=BASE_COPIES)
+    actions: list[ActionKind] = Field(max_length=16)
 
 
 class _CardSpec(BaseModel):
@@ -168,6 +231,7 @@ class _CardSpec(BaseModel):
     actions: list[ActionKind] = Field(max_length=16)
     links: _LinksSpec = _LinksSpec()
     scoring: _ScoringSpec | None = None
+    astronomer: _AstronomerSpec | None = None
 
     @model_validator(mode="after")
     def _deck_matches_stars(self) -> _CardSpec:
@@ -177,7 +241,11 @@ class _CardSpec(BaseModel):
         if self.deck is Deck.BASE:
             if stars or self.points:
                 raise ValueError(f"card {self.abbr}: base cards have no stars and no points")
+            if self.scoring is not None:
+                raise ValueError(f"card {self.abbr}: base cards have no scoring effect")
             return self
+        if self.astronomer is not None:
+            raise ValueError(f"card {self.abbr}: only base cards have an astronomer side")
         low, high = SMALL_DECK_STARS
         if self.deck is Deck.SMALL and not low <= stars <= high:
             raise ValueError(f"card {self.abbr}: a small card has {low}-{high} stars, not {stars}")
@@ -197,17 +265,38 @@ class _CatalogSpec(BaseModel):
     cards: list[_CardSpec] = Field(min_length=1, max_length=500)
 
     @model_validator(mode="after")
-    def _unique_abbreviations(self) -> _CatalogSpec:
-        seen: set[str] = set()
+    def _unique_abbreviations_but_base_copies(self) -> _CatalogSpec:
+        first: dict[str, _CardSpec] = {}
+        copies: set[tuple[str, int]] = set()
         for card in self.cards:
-            if card.abbr in seen:
-                raise ValueError(f"abbreviation {card.abbr!r} is used by two cards")
-            seen.add(card.abbr)
+            earlier = first.setdefault(card.abbr, card)
+            if earlier is not card and not _are_copies(earlier, card):
+                raise ValueError(
+                    f"abbreviation {card.abbr!r} is used by two cards "
+                    "(only copies of a base card may share one)"
+                )
+            if card.astronomer is not None:
+                key = (card.abbr, card.astronomer.copy_)
+                if key in copies:
+                    raise ValueError(f"card {card.abbr}: two astronomer sides for copy {key[1]}")
+                copies.add(key)
         return self
 
 
+def _are_copies(a: _CardSpec, b: _CardSpec) -> bool:
+    """Two entries are copies of one base card: both base, both with an astronomer side, and
+    alike on the standard side."""
+    standard = {"name", "deck", "points", "pattern", "actions", "links"}
+    return (
+        a.deck is Deck.BASE
+        and a.astronomer is not None
+        and b.astronomer is not None
+        and a.model_dump(include=standard) == b.model_dump(include=standard)
+    )
+
+
 def _card_from_spec(spec: _CardSpec) -> Card:
-    scoring = spec.scoring
+    scoring, astronomer = spec.scoring, spec.astronomer
     return Card(
         abbr=spec.abbr,
         name=spec.name,
@@ -217,6 +306,11 @@ def _card_from_spec(spec: _CardSpec) -> Card:
         actions=tuple(spec.actions),
         links=Links(**spec.links.model_dump()),
         scoring=None if scoring is None else ScoringEffect(scoring.kind, scoring.points),
+        astronomer=(
+            None
+            if astronomer is None
+            else AstronomerSide(astronomer.copy_, tuple(astronomer.actions))
+        ),
     )
 
 
@@ -253,27 +347,31 @@ def _shipped_catalog(name: str) -> Catalog:
 
 def catalog_to_data(catalog: Catalog) -> dict[str, object]:
     """The JSON document for a catalog (the ``catalog --json`` shape)."""
-    return {
-        "cards": [
-            {
-                "abbr": card.abbr,
-                "name": card.name,
-                "deck": card.deck.value,
-                "points": card.points,
-                "pattern": [list(p) for p in card.pattern],
-                "actions": [a.value for a in card.actions],
-                "links": {
-                    "left": card.links.left,
-                    "right": card.links.right,
-                    "up": card.links.up,
-                    "down": card.links.down,
-                },
-                **(
-                    {"scoring": {"kind": card.scoring.kind, "points": card.scoring.points}}
-                    if card.scoring
-                    else {}
-                ),
-            }
-            for card in catalog.cards
-        ]
+    return {"cards": [card_to_data(card) for card in catalog.cards]}
+
+
+def card_to_data(card: Card) -> dict[str, object]:
+    """One card in the file's shape; ``scoring`` and ``astronomer`` only when the card has
+    them."""
+    data: dict[str, object] = {
+        "abbr": card.abbr,
+        "name": card.name,
+        "deck": card.deck.value,
+        "points": card.points,
+        "pattern": [list(p) for p in card.pattern],
+        "actions": [a.value for a in card.actions],
+        "links": {
+            "left": card.links.left,
+            "right": card.links.right,
+            "up": card.links.up,
+            "down": card.links.down,
+        },
     }
+    if card.scoring is not None:
+        data["scoring"] = {"kind": card.scoring.kind.value, "points": card.scoring.points}
+    if card.astronomer is not None:
+        data["astronomer"] = {
+            "copy": card.astronomer.copy,
+            "actions": [a.value for a in card.astronomer.actions],
+        }
+    return data
