@@ -34,7 +34,6 @@ from asterion.models.nacht_files import default_tileset
 from asterion.models.nacht_game import NachtState, Sky
 from asterion.models.nacht_game_files import practice_tileset
 from asterion.solver.nacht_play import (
-    STRATEGY_NAMES,
     heuristic_shortfall,
     make_policy,
     minimax_value,
@@ -42,6 +41,7 @@ from asterion.solver.nacht_play import (
     solve_known_order,
     solved_sky,
 )
+from asterion.solver.nacht_play_defaults import STRATEGY_NAMES
 from asterion.solver.result import Status
 
 LINEUPS = (

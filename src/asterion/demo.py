@@ -21,9 +21,10 @@ from asterion.models.sky import default_sky
 from asterion.models.stellar import StellarState, apply
 from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.render.aster_plan import plan_frames
-from asterion.render.aster_svg import board_svg, plan_svg, write_svg
+from asterion.render.aster_svg import board_svg, plan_svg
 from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.stellar_svg import telescope_svg
+from asterion.render.svg import write_svg
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement

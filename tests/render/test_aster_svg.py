@@ -10,7 +10,8 @@ from svgxml import parse, with_class
 from asterion.errors import InputError
 from asterion.models.aster import Color
 from asterion.models.aster_board import Board
-from asterion.render.aster_svg import DEFAULT_COLORS, board_svg, write_svg
+from asterion.render.aster_svg import DEFAULT_COLORS, board_svg
+from asterion.render.svg import write_svg
 
 STARS = {
     "2NE": Color.RED,

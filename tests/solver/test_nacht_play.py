@@ -31,7 +31,6 @@ from asterion.models.nacht_game import (
 from asterion.models.nacht_game_files import practice_tileset
 from asterion.solver.nacht_play import (
     POLICIES,
-    STRATEGY_NAMES,
     GreedyPolicy,
     advise,
     heuristic_shortfall,
@@ -42,6 +41,7 @@ from asterion.solver.nacht_play import (
     solve_known_order,
     solved_sky,
 )
+from asterion.solver.nacht_play_defaults import STRATEGY_NAMES
 from asterion.solver.nacht_verify import verify
 from asterion.solver.result import Status
 

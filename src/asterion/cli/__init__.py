@@ -7,27 +7,39 @@ readable summary, or one JSON document with ``--json``; exit status 0 = yes, 1 =
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from asterion import __version__
-from asterion.cli import akelarre, aster, nacht, sky, stellar
 from asterion.cli._common import console, reports_input_errors
 
-app = typer.Typer(
-    name="asterion",
-    help="Constraint-solving puzzles and analysis for star-themed board games.",
-    no_args_is_help=True,
-    pretty_exceptions_show_locals=False,
-    add_completion=False,
-)
-app.add_typer(aster.app, name="aster")
-app.add_typer(stellar.app, name="stellar")
-app.add_typer(nacht.app, name="nacht")
-app.add_typer(sky.app, name="sky")
-app.add_typer(akelarre.app, name="akelarre")
+GROUPS = ("aster", "stellar", "nacht", "sky", "akelarre", "puzzles")
+"""The command groups, each the ``app`` of the module ``asterion.cli.<name>``.
+
+A group is imported only when it is used: each game's solvers take a second or more to load
+(OR-Tools, sympy, numba), and ``asterion nacht verify`` should not wait for Akelarre's.
+"""
+
+
+def build_app(groups: tuple[str, ...] = GROUPS) -> typer.Typer:
+    """The ``asterion`` command with the given groups (all by default: ``--help`` lists them)."""
+    root = typer.Typer(
+        name="asterion",
+        help="Constraint-solving puzzles and analysis for star-themed board games.",
+        no_args_is_help=True,
+        pretty_exceptions_show_locals=False,
+        add_completion=False,
+    )
+    root.callback()(_root)
+    root.command()(demo)
+    for name in groups:
+        module = importlib.import_module(f"asterion.cli.{name}")
+        root.add_typer(module.app, name=name)
+    return root
 
 
 def _show_version(value: bool) -> None:
@@ -36,7 +48,6 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -49,7 +60,6 @@ def _root(
     """
 
 
-@app.command()
 @reports_input_errors
 def demo(
     out: Annotated[Path, typer.Option(help="Folder for the pictures (created if missing).")] = Path(
@@ -64,9 +74,15 @@ def demo(
 
 
 def main() -> None:
-    app(prog_name="asterion")
+    """The console script: loads only the group named on the command line, if any."""
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    build_app((wanted,) if wanted in GROUPS else GROUPS)(prog_name="asterion")
 
 
-from asterion.cli.puzzles import app as _puzzles_app  # noqa: E402
-
-app.add_typer(_puzzles_app, name="puzzles")
+def __getattr__(name: str) -> typer.Typer:
+    """``asterion.cli.app``: the whole command, built on first use (tests drive it)."""
+    if name != "app":
+        raise AttributeError(name)
+    whole = build_app()
+    globals()["app"] = whole
+    return whole

@@ -26,7 +26,7 @@ from rich.progress import (
 )
 
 from asterion.errors import IllegalActionError, InputError
-from asterion.render.aster_svg import write_svg
+from asterion.render.svg import write_svg
 
 YES, NO, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
 

@@ -45,7 +45,7 @@ from asterion.models.akelarre_files import (
 )
 from asterion.models.files import read_json_file
 from asterion.render.akelarre_svg import bars_svg
-from asterion.render.aster_svg import write_svg
+from asterion.render.svg import write_svg
 from asterion.solver.akelarre_balance import (
     METRIC_DEFINITIONS,
     BalanceReport,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,7 +23,6 @@ from asterion.cli._common import (
 from asterion.errors import InputError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE, Arrangement
 from asterion.models.nacht import TileSet
-from asterion.models.nacht_cut import Viewport, cut, load_chart
 from asterion.models.nacht_files import (
     default_tileset,
     load_tileset,
@@ -33,6 +32,9 @@ from asterion.models.nacht_files import (
 from asterion.solver.nacht_solve import ENGINES, solve_tileset
 from asterion.solver.nacht_verify import DEFAULT_COUNT_LIMIT, Report, verify
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
+
+if TYPE_CHECKING:  # the cutter loads on use (asterion.cli.GROUPS says why)
+    from asterion.models.nacht_cut import Viewport
 
 app = typer.Typer(
     help="Nacht der Sterne: tile sets that assemble into one sky; edge-matching puzzles.",
@@ -51,7 +53,11 @@ CountOpt = Annotated[
 ]
 TimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
 EngineOpt = Annotated[
-    str, typer.Option(help="auto, cp-sat (designed sets) or search (few colors).")
+    str,
+    typer.Option(
+        help="auto, propagate (designed sets, no set-up), cp-sat (designed sets) or search "
+        "(few colors)."
+    ),
 ]
 
 
@@ -283,6 +289,8 @@ def cut_command(
     Example: `asterion nacht cut chart.json --grid 5x5 --shuffle 1 --out sky.json`, then
     `asterion nacht verify sky.json`.
     """
+    from asterion.models.nacht_cut import cut, load_chart
+
     width, height = parse_grid(grid)
     chart = load_chart(chart_file)
     tileset = cut(

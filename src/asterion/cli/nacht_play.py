@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,27 +24,14 @@ from asterion.cli._common import (
 )
 from asterion.cli.nacht import app
 from asterion.errors import InputError
-from asterion.models.nacht_files import default_tileset, load_tileset
-from asterion.models.nacht_game import Sky, describe
-from asterion.models.nacht_game_files import (
-    order_state,
-    practice_tileset,
-    read_order,
-    read_state,
-    spec_state,
-    tileset_path,
-)
-from asterion.solver.nacht_play import (
+from asterion.solver.nacht_play_defaults import (
     DEFAULT_EXACT_TIME_LIMIT,
     DEFAULT_SAMPLES,
     STRATEGY_NAMES,
-    heuristic_shortfall,
-    make_policy,
-    simulate,
-    solve_known_order,
-    solved_sky,
 )
-from asterion.solver.result import Status
+
+if TYPE_CHECKING:  # the game and its analyses load on use (see asterion.cli.GROUPS)
+    from asterion.models.nacht_game import Sky
 
 TilesetOpt = Annotated[
     Path | None,
@@ -57,6 +44,9 @@ TilesetOpt = Annotated[
 
 
 def _sky(option: Path | None, named: Path | None = None) -> Sky:
+    from asterion.models.nacht_files import default_tileset, load_tileset
+    from asterion.solver.nacht_play import solved_sky
+
     path = option if option is not None else named
     return solved_sky(default_tileset() if path is None else load_tileset(path))
 
@@ -90,6 +80,8 @@ def simulate_command(
     Example: `asterion nacht simulate --games 300 --players 3 --strategies
     greedy,denial,lookahead --plot coins.svg`.
     """
+    from asterion.solver.nacht_play import make_policy, simulate
+
     names = [n.strip() for n in (strategies or _default_strategies(players)).split(",")]
     for name in names:
         make_policy(name)
@@ -143,6 +135,21 @@ def best_play(
     Grids up to 24 tiles (4x6). Exit status 0 solved, 3 unknown within the time limit.
     Example: `asterion nacht best-play --order order.json --json`.
     """
+    from asterion.models.nacht_game import describe
+    from asterion.models.nacht_game_files import (
+        order_state,
+        practice_tileset,
+        read_order,
+        tileset_path,
+    )
+    from asterion.solver.nacht_play import (
+        heuristic_shortfall,
+        make_policy,
+        solve_known_order,
+        solved_sky,
+    )
+    from asterion.solver.result import Status
+
     if players != 2:
         raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
     spec = read_order(order)
@@ -212,7 +219,9 @@ def advise_command(
     """Each legal move's expected final coins and margin over reshuffled piles, with 95%
     intervals; for a fitting drawn tile, what declining is worth against laying it.
     """
-    from asterion.solver.nacht_play import advise
+    from asterion.models.nacht_game import describe
+    from asterion.models.nacht_game_files import read_state, spec_state, tileset_path
+    from asterion.solver.nacht_play import advise, make_policy
 
     make_policy(rollout)
     spec = read_state(state_file)

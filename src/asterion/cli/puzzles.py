@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import (
@@ -39,7 +39,9 @@ from asterion.cli._common import (
     reports_input_errors,
 )
 from asterion.errors import InputError
-from asterion.puzzles.play import Session
+
+if TYPE_CHECKING:  # the puzzle modules load on use, so `asterion nacht verify` stays quick
+    from asterion.puzzles.play import Session
 
 aster_app = typer.Typer(
     help="Aster solo puzzles: form a constellation in the fewest actions (one way only).",

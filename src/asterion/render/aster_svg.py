@@ -21,15 +21,14 @@ picture (the height follows from the board, plus a band for the title).
 from __future__ import annotations
 
 import math
-import os
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from asterion.errors import InputError
 from asterion.models.aster import Color, parse_color
 from asterion.models.aster_board import Board, Point
+from asterion.render.svg import SVG_NAMESPACE
 
 # -- sizes (user units; UNIT per lattice step) --------------------------------------------------
 
@@ -124,7 +123,6 @@ FIGURE_OPACITY = 0.55
 GHOST_OPACITY = 0.35
 DESTROYED_OPACITY = 0.45
 
-SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 # Label directions: 45 degrees clockwise from the point's own direction, where no edge runs.
 _LABEL_TURN = {
@@ -473,31 +471,6 @@ def plan_svg(
 
     ET.indent(svg, space=" ")
     return ET.tostring(svg, encoding="unicode") + "\n"
-
-
-def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
-    """Write ``svg_text`` to ``path`` as UTF-8.
-
-    :raises InputError: with a one-line message if the file cannot be written (missing
-        folder, no permission, a folder in the way).
-    """
-    target = Path(path)
-    try:
-        target.write_text(svg_text, encoding="utf-8", newline="\n")
-    except FileNotFoundError:
-        raise InputError(
-            f"cannot write the picture: the folder {str(target.parent)!r} does not exist",
-            source=str(target),
-        ) from None
-    except IsADirectoryError:
-        raise InputError("cannot write the picture: it is a folder", source=str(target)) from None
-    except PermissionError:
-        raise InputError(
-            "cannot write the picture: permission denied", source=str(target)
-        ) from None
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InputError(f"cannot write the picture: {reason}", source=str(target)) from None
 
 
 # -- drawing one board ------------------------------------------------------------------------

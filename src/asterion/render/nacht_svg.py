@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from asterion.errors import InputError
 from asterion.models.edges import Arrangement, Placement
 from asterion.models.nacht import SIDES, Point, Tile, TileSet, global_point, turn_chamfers
-from asterion.render.aster_svg import SVG_NAMESPACE, write_svg
+from asterion.render.svg import SVG_NAMESPACE, write_svg
 
 __all__ = [
     "DEFAULT_COLORS",

@@ -49,7 +49,7 @@ from asterion.models.stellar_cards import (
     SlotId,
     StellarCard,
 )
-from asterion.render.aster_svg import SVG_NAMESPACE, write_svg
+from asterion.render.svg import SVG_NAMESPACE, write_svg
 
 __all__ = [
     "DEFAULT_COLORS",

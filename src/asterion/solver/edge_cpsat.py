@@ -24,50 +24,22 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from asterion.models.edges import (
-    BORDER,
     EAST,
     NORTH,
     SOUTH,
     WEST,
     Arrangement,
+    Cell,
     EdgeProblem,
     Placement,
+    allowed,
+    anchor_cells,
+    anchor_piece,
     check_arrangement,
-    orientations,
     turn,
 )
 from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, make_solver
-
-Cell = tuple[int, int]
-
-
-def allowed(problem: EdgeProblem, cell: Cell) -> list[tuple[int, int]]:
-    """The (piece, turns) that may sit in ``cell``: border colors exactly on its outside."""
-    r, c = cell
-    outside = (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
-    options = []
-    for index, piece in enumerate(problem.pieces):
-        for k in orientations(piece, problem.rotations):
-            colors = turn(piece, k)
-            if all((color == BORDER) == out for color, out in zip(colors, outside, strict=True)):
-                options.append((index, k))
-    return options
-
-
-def anchor_piece(problem: EdgeProblem) -> int | None:
-    """The lowest-numbered piece with two adjacent border sides (a corner piece), if any."""
-    for index, piece in enumerate(problem.pieces):
-        if any(piece[i] == BORDER and piece[(i + 1) % 4] == BORDER for i in range(4)):
-            return index
-    return None
-
-
-def anchor_cells(problem: EdgeProblem) -> list[Cell]:
-    """Where the anchor may sit so that each class of whole-picture turns counts once."""
-    if problem.whole_turns() == 4:
-        return [(0, 0)]
-    return [(0, 0), (0, problem.width - 1)]
 
 
 class _Model:

@@ -86,19 +86,21 @@ from asterion.models.nacht_game import (
     describe,
     legal_moves,
 )
+from asterion.solver.nacht_play_defaults import (
+    DEFAULT_EXACT_TIME_LIMIT,
+    DEFAULT_SAMPLES,
+)
 from asterion.solver.nacht_verify import verify
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
-from asterion.solver.stellar_play import confidence_interval
+from asterion.solver.stats import confidence_interval
 
 MAX_GAMES = 1_000_000
 MAX_SAMPLES = 100_000
 MAX_EXACT_CELLS = 24
 """The exact search takes grids up to 24 tiles (4x6); larger ones are refused."""
-DEFAULT_EXACT_TIME_LIMIT = 60.0
 MAX_TABLE = 4_000_000
 """Positions the transposition table keeps (about 2 GB); past that, new ones are not stored
 (the table is only a cache: values stay exact, the search slows down)."""
-DEFAULT_SAMPLES = 200
 
 
 def solved_sky(tileset: TileSet, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Sky:
@@ -306,8 +308,6 @@ POLICIES: dict[str, Callable[[], Policy]] = {
     "lookahead": LookaheadPolicy,
     "random": RandomPolicy,
 }
-STRATEGY_NAMES = ("always", "greedy", "denial", "lookahead")
-"""The heuristics the issue names (``random`` is also accepted)."""
 
 
 def make_policy(name: str) -> Policy:

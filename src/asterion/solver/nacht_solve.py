@@ -1,19 +1,23 @@
 """Arranging tile sets: the engines behind ``asterion nacht solve`` and ``verify``.
 
-Two exact engines answer the same question (models/edges.py conventions):
+Three exact engines answer the same question (models/edges.py conventions):
 
+- ``propagate`` (:mod:`asterion.solver.edge_propagate`): forward checking in plain Python,
+  instant on designed sets and nothing to load, but lost on few colors;
 - ``cp-sat`` (:mod:`asterion.solver.edge_cpsat`): strong on designed sets, where fragments
   make many distinct colors and propagation settles most cells at once;
 - ``search`` (:mod:`asterion.solver.edge_search`): a backtracking search of our own, strong on
   the Eternity II family, where few colors leave CP-SAT wandering (issue 4's measurements).
 
 ``auto`` picks per instance by how many pieces share a color: when a typical inner side color
-is shared by few pieces, CP-SAT; when many, the search.
+is shared by few pieces, ``propagate`` within a node budget, then CP-SAT for what the budget
+leaves open; when many, the search.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -22,11 +26,15 @@ from asterion.errors import InputError
 from asterion.models.edges import BORDER, Arrangement, EdgeProblem
 from asterion.models.nacht import Encoding, TileSet, edge_problem
 from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.result import DEFAULT_TIME_LIMIT
+from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
-ENGINES = ("auto", "cp-sat", "search")
+ENGINES = ("auto", "propagate", "cp-sat", "search")
 CROWDED = 6.0
 """``auto`` uses the search when inner sides per distinct inner color exceed this."""
+PROPAGATE_NODES = 20_000
+"""``auto`` gives ``propagate`` this many nodes before handing a designed set to CP-SAT
+(the shipped sky needs under a hundred; a count, not a clock, so the choice is the same on
+every machine)."""
 
 Engine = Callable[..., EdgeSearchResult]
 
@@ -50,7 +58,7 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
         return engine
     if search_available() and crowding(problem) > CROWDED:
         return "search"
-    return "cp-sat"
+    return "propagate+cp-sat"
 
 
 def run_engine(
@@ -64,6 +72,18 @@ def run_engine(
 ) -> EdgeSearchResult:
     """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked."""
     name = choose_engine(problem, engine)
+    if name in ("propagate", "propagate+cp-sat"):
+        from asterion.solver.edge_propagate import propagate_arrangements
+
+        budget = PROPAGATE_NODES if name == "propagate+cp-sat" else None
+        started = time.perf_counter()
+        result = propagate_arrangements(
+            problem, count_limit=count_limit, keep=keep, time_limit=time_limit, node_limit=budget
+        )
+        settled = result.complete or result.status is Status.OPTIMAL
+        if budget is None or settled:
+            return result
+        time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
     if name == "search":
         from asterion.solver.edge_search import search_arrangements
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:  # OR-Tools takes half a second to load: only the solves that use it pay.
+    from ortools.sat.python import cp_model
 
 T = TypeVar("T")
 
@@ -46,6 +47,8 @@ class SolveResult(Generic[T]):
 
 def cp_status(code: cp_model.CpSolverStatus) -> Status:
     """Our status for a CP-SAT status code (``MODEL_INVALID`` is a bug, so it raises)."""
+    from ortools.sat.python import cp_model
+
     mapping = {
         cp_model.OPTIMAL: Status.OPTIMAL,
         cp_model.FEASIBLE: Status.FEASIBLE,
@@ -60,6 +63,8 @@ def cp_status(code: cp_model.CpSolverStatus) -> Status:
 def make_solver(time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0) -> cp_model.CpSolver:
     """A CP-SAT solver with a time limit and a seed, on one worker so that the same input and
     seed give the same answer (DESIGN.md, principle 5)."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.random_seed = int(seed)

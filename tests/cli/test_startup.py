@@ -1,0 +1,68 @@
+"""The console script loads only the command group it runs (asterion.cli.GROUPS).
+
+Each test runs ``asterion.cli.main`` in a fresh interpreter, as the installed script does, and
+looks at what it imported: a Nacht command must not pay for OR-Tools, numba or sympy, which
+the shipped sky's verification does not use (issue 4: verified in under 0.5 s end to end).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from asterion.cli import GROUPS
+
+HEAVY = ("ortools", "numba", "sympy", "pandas")
+
+RUNNER = """
+import json, sys
+args, heavy = json.loads(sys.argv[1]), set(json.loads(sys.argv[2]))
+sys.argv = ["asterion", *args]
+from asterion.cli import main
+try:
+    main()
+except SystemExit as stop:
+    code = stop.code or 0
+else:
+    code = 0
+loaded = sorted({name.split(".")[0] for name in sys.modules} & heavy)
+print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
+"""
+
+
+def run_main(*args: str) -> tuple[dict[str, Any], str]:
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(list(args)), json.dumps(HEAVY)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report, done.stdout
+
+
+def test_verifying_the_shipped_sky_loads_no_heavy_solver() -> None:
+    report, out = run_main("nacht", "verify", "--json")
+    assert report == {"code": 0, "loaded": []}
+    answer = json.loads(out)
+    assert (answer["consistent"], answer["solutions"]) == (True, 1)
+
+
+def test_a_group_still_runs_its_heavy_solver_when_asked() -> None:
+    report, _ = run_main("nacht", "verify", "--engine", "cp-sat", "--json")
+    assert report["code"] == 0
+    assert "ortools" in report["loaded"]  # the engine was really loaded and used
+
+
+@pytest.mark.parametrize("args", [("--help",), ()])
+def test_the_top_level_help_lists_every_group(args: tuple[str, ...]) -> None:
+    report, out = run_main(*args)
+    assert report["code"] in (0, 2)  # no arguments: help, and the usage exit status
+    for group in GROUPS:
+        assert group in out
+    assert "demo" in out

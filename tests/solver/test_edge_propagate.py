@@ -1,0 +1,98 @@
+"""The forward-checking engine against the exhaustive enumeration of test_edge_cpsat.py.
+
+That enumeration knows only the rules (pieces clockwise from north, border color exactly
+outside, mates facing, each piece once, classes under whole-picture turns with rotations on),
+so a count that agrees with it is right for an independent reason.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_edge_cpsat import classes, enumerate_all, solved_problem
+
+from asterion.models.edge_puzzles import generate
+from asterion.models.edges import EdgeProblem, check_arrangement
+from asterion.models.nacht import edge_problem
+from asterion.models.nacht_files import default_tileset
+from asterion.solver.edge_propagate import propagate_arrangements
+from asterion.solver.nacht_solve import PROPAGATE_NODES, run_engine
+from asterion.solver.result import Status
+
+
+def check_counts(problem: EdgeProblem) -> None:
+    every = enumerate_all(problem)
+    want = classes(problem, every)
+    result = propagate_arrangements(problem, count_limit=len(want) + 1, keep=len(want) + 1)
+    assert (result.count, result.complete) == (len(want), True)
+    assert result.status is (Status.OPTIMAL if want else Status.INFEASIBLE)
+    assert set(result.solutions) <= set(every)
+    assert classes(problem, list(result.solutions)) == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(2, 3),
+    height=st.integers(2, 3),
+    colors=st.integers(1, 3),
+    rotations=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_counts_match_the_enumeration(
+    width: int, height: int, colors: int, rotations: bool, seed: int
+) -> None:
+    check_counts(solved_problem(width, height, colors, random.Random(seed), rotations=rotations))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_counts_match_with_a_mate_table(seed: int) -> None:
+    # Colors 1<->2 are a pair (a fragment and its other half), 3 mates itself.
+    mate = (0, 2, 1, 3)
+    problem = solved_problem(3, 2, 0, random.Random(seed), rotations=seed % 2 == 1, mate=mate)
+    check_counts(problem)
+
+
+def test_a_set_missing_a_corner_has_no_arrangement() -> None:
+    problem = solved_problem(3, 3, 2, random.Random(1))
+    broken = EdgeProblem((*problem.pieces[:-1], (5, 5, 5, 5)), 3, 3)
+    result = propagate_arrangements(broken, count_limit=2)
+    assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
+
+
+def test_the_count_limit_stops_the_search_with_the_question_answered() -> None:
+    problem = solved_problem(3, 3, 1, random.Random(0), rotations=True)
+    want = len(classes(problem, enumerate_all(problem)))
+    assert want > 3  # one color: many arrangements
+    result = propagate_arrangements(problem, count_limit=3, keep=2)
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 3, False)
+    assert len(result.solutions) == 2
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
+
+
+def test_the_node_limit_gives_unknown_never_no() -> None:
+    hard = generate(6, 6, 2, 3, seed=1)  # few colors: far beyond a tiny budget
+    result = propagate_arrangements(hard, count_limit=2, node_limit=50)
+    assert result.status in (Status.UNKNOWN, Status.FEASIBLE)
+    assert not result.complete
+
+
+def test_the_shipped_sky_is_settled_within_the_budget() -> None:
+    # rules/nacht.md: the shipped sky assembles one way only; the portfolio must prove it
+    # here, without handing over to CP-SAT.
+    problem = edge_problem(default_tileset()).problem
+    result = propagate_arrangements(problem, count_limit=10, node_limit=PROPAGATE_NODES)
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 1, True)
+    assert run_engine(problem, "auto", count_limit=10).engine == "propagate"
+
+
+def test_auto_hands_an_undecided_designed_set_to_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asterion.solver.nacht_solve as nacht_solve
+
+    monkeypatch.setattr(nacht_solve, "PROPAGATE_NODES", 1)
+    problem = edge_problem(default_tileset()).problem
+    result = run_engine(problem, "auto", count_limit=10)
+    assert result.engine == "cp-sat"
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 1, True)
