@@ -471,3 +471,22 @@ def test_round_trip_keeps_the_end_of_the_game() -> None:
     )
     assert apply(state, EndTurn(0)).is_over
     assert apply(reloaded(state), EndTurn(0)).is_over
+
+
+def test_the_asymmetric_variant_is_read_and_written() -> None:
+    # docs/data.md, astronomer sides: red plays copy 1, Big = generate, move_line and
+    # Bang = move_ring, victory_point; the standard side (A6) is generate, move_ring,
+    # move_line, nudge.
+    text = '{"stars": {"C": "red"}, "player": "red", "asymmetric": true}'
+    state = parse_state(text)
+    assert state.rules.asymmetric
+    assert [a.value for a in state.actions] == [
+        "generate",
+        "move_line",
+        "move_ring",
+        "victory_point",
+    ]
+    assert state_to_data(state)["asymmetric"] is True
+    standard = parse_state('{"stars": {"C": "red"}, "player": "red"}')
+    assert [a.value for a in standard.actions] == ["generate", "move_ring", "move_line", "nudge"]
+    assert "asymmetric" not in state_to_data(standard)

@@ -9,6 +9,9 @@ Every field is optional:
 
 ``rings``, ``sides_are_lines``, ``line_blocking``, ``generation_points``, ``transforms``
     the board and presence parameters (defaults: rules/aster.md, A1–A4, A8);
+``asymmetric``
+    the asymmetric variant: each color plays its astronomer-side Big and Bang and the cards'
+    scoring effects count at the end (default false; docs/data.md);
 ``stars``
     point name → color;
 ``reserve``
@@ -64,6 +67,7 @@ class StateSpec(BaseModel):
         default_factory=lambda: list(DEFAULT_GENERATION_POINTS), max_length=100
     )
     transforms: Transforms = DEFAULT_TRANSFORMS
+    asymmetric: bool = False
     stars: dict[str, Color] = Field(default_factory=dict)
     reserve: dict[Color, int] = Field(default_factory=dict)
     player: Color | None = None
@@ -107,7 +111,9 @@ def _build_state(spec: StateSpec, catalog: Catalog) -> AsterState:
         generation_points=tuple(spec.generation_points),
         line_blocking=spec.line_blocking,
     )
-    rules = AsterRules(board=board, catalog=catalog, transforms=spec.transforms)
+    rules = AsterRules(
+        board=board, catalog=catalog, transforms=spec.transforms, asymmetric=spec.asymmetric
+    )
     stars: list[Color | None] = [None] * len(board.points)
     for point, color in spec.stars.items():
         if point not in board.index:
@@ -244,4 +250,6 @@ def state_to_data(state: AsterState) -> dict[str, Any]:
         data["generation_points"] = list(board.generation_points)
     if state.rules.transforms is not DEFAULT_TRANSFORMS:
         data["transforms"] = state.rules.transforms.value
+    if state.rules.asymmetric:
+        data["asymmetric"] = True
     return data
