@@ -42,7 +42,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -58,25 +57,10 @@ from asterion.models.edges import (
     orientations,
     turn,
 )
+from asterion.solver import edge_search_kernel as kernel
 from asterion.solver.edge_result import EdgeSearchResult
+from asterion.solver.edge_search_kernel import EXHAUSTED, HAVE_NUMBA, LIMIT, RUNNING
 from asterion.solver.result import Status
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-try:  # numba compiles the hot loop; without it the same code runs as plain Python.
-    from numba import njit as _numba_njit  # type: ignore[import-untyped,unused-ignore]
-
-    HAVE_NUMBA = True
-
-    def _compiled(func: F) -> F:
-        return _numba_njit(cache=True, nogil=True)(func)  # type: ignore[return-value]
-
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    HAVE_NUMBA = False
-
-    def _compiled(func: F) -> F:
-        return func
-
 
 __all__ = [
     "CORNERS",
@@ -113,10 +97,11 @@ RESTART_SEED = 20260
 runs)."""
 RESTART_SHARE = 0.5
 """Restarts may use this share of the time limit; the exhaustive race then runs in the rest."""
+MEMO_SIZE_LOG = 20
+"""Memo entries per counting thread (32 bytes each; the table is zeroed lazily by the system)."""
 SLICE_SECONDS = 0.05
 """The search runs in slices of nodes; each slice is sized to take about this long."""
 
-_RUNNING, _EXHAUSTED, _LIMIT = 0, 1, 2
 _DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))  # N, E, S, W as (row, column) steps
 
 
@@ -182,7 +167,7 @@ def _ring(top: int, left: int, bottom: int, right: int) -> list[Cell]:
 
 
 @dataclass(frozen=True)
-class _Tables:
+class Tables:
     """Everything the compiled loop reads; arrays indexed by oriented piece, key or position."""
 
     colors: IntArray  # [oriented, side]
@@ -195,13 +180,15 @@ class _Tables:
     seg_len: IntArray  # [key]
     cell: IntArray  # [position] cell index r * width + c
     base: IntArray  # [position] first key of the position's kind
-    key_side: IntArray  # [position, 2] keyed sides
-    key_nb: IntArray  # [position, 2] neighbour cell on that side, -1 = outside
+    keyed: IntArray  # [position, 2] neighbour cell * 4 + its side facing us, -1 = border
     stride: int  # keys per first color (1 = second keyed side checked in the loop)
-    extra_side: IntArray  # [position, 3] other sides to check, -1 = none
-    extra_nb: IntArray  # [position, 3]
+    extra: IntArray  # [position, 3] other placed neighbours, as keyed, -1 = none
     pin: IntArray  # [position] the only piece allowed there, -1 = any
     ban: IntArray  # [position] a piece not allowed there, -1 = none
+    forbid: LongArray  # [position] pin and ban as a word of forbidden pieces (small mode)
+    front: IntArray  # [position, j] the frontier (placed cell * 4 + side facing an empty one)
+    memo_at: IntArray  # [position] 1 where the memo may key on the frontier
+    bits: int  # bits per color in a memo key
 
 
 def _mate_table(problem: EdgeProblem) -> list[int]:
@@ -258,7 +245,7 @@ def _symmetry_breaking(
     return pin, ban
 
 
-def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _Tables:
+def build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> Tables:
     width, height = problem.width, problem.height
     mate = _mate_table(problem)
     ncolors = len(mate)
@@ -313,22 +300,21 @@ def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _
     flat = np.concatenate(member_parts)[by_key].astype(np.int32)
 
     n = len(cells)
-    key_side = np.zeros((n, 2), dtype=np.int32)
-    key_nb = np.full((n, 2), -1, dtype=np.int32)
-    extra_side = np.full((n, 3), -1, dtype=np.int32)
-    extra_nb = np.full((n, 3), -1, dtype=np.int32)
+    keyed_at = np.full((n, 2), -1, dtype=np.int32)
+    extra = np.full((n, 3), -1, dtype=np.int32)
     base = np.zeros(n, dtype=np.int32)
     for position, (shape, sides, keys) in enumerate(zip(shapes, known, keyed, strict=True)):
         base[position] = kind_base[shape, keys[0][0], keys[1][0]]
         for j, (side, nb) in enumerate(keys):
-            key_side[position, j], key_nb[position, j] = side, nb
+            keyed_at[position, j] = _facing(nb, side)
         in_key = [side for side, _ in keys] if stride > 1 else [keys[0][0]]
         extras = [(side, nb) for side, nb in sides if side not in in_key]
         for j, (side, nb) in enumerate(extras):
-            extra_side[position, j], extra_nb[position, j] = side, nb
+            extra[position, j] = _facing(nb, side)
 
     pin, ban = _symmetry_breaking(problem, cells, pinned)
-    return _Tables(
+    front, memo_at, bits = _frontiers(problem, cells, ncolors)
+    return Tables(
         colors=np.array([o[2] for o in oriented], dtype=np.int32).reshape(-1, 4),
         piece=np.array([o[0] for o in oriented], dtype=np.int32),
         turns=np.array([o[1] for o in oriented], dtype=np.int32),
@@ -339,124 +325,68 @@ def _build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> _
         seg_len=seg_len,
         cell=np.array([r * width + c for r, c in cells], dtype=np.int32),
         base=base,
-        key_side=key_side,
-        key_nb=key_nb,
+        keyed=keyed_at,
         stride=stride,
-        extra_side=extra_side,
-        extra_nb=extra_nb,
+        extra=extra,
         pin=np.array(pin, dtype=np.int32),
         ban=np.array(ban, dtype=np.int32),
+        forbid=np.array([_forbidden(p, b) for p, b in zip(pin, ban, strict=True)], dtype=np.int64),
+        front=front,
+        memo_at=memo_at,
+        bits=bits,
     )
 
 
-# ---------------------------------------------------------------------------------------------
-# The compiled loop
+def _facing(neighbour: int, side: int) -> int:
+    """A placed neighbour's side as the loop reads it: its cell * 4 + the side facing us."""
+    return -1 if neighbour < 0 else neighbour * 4 + (side + 2) % 4
 
 
-@_compiled
-def _search_slice(
-    colors: IntArray,
-    piece: IntArray,
-    mate: IntArray,
-    candidates: IntArray,
-    cand_piece: IntArray,
-    seg_start: IntArray,
-    seg_len: IntArray,
-    cell: IntArray,
-    base: IntArray,
-    key_side: IntArray,
-    key_nb: IntArray,
-    stride: int,
-    extra_side: IntArray,
-    extra_nb: IntArray,
-    pin: IntArray,
-    ban: IntArray,
-    placed: IntArray,
-    used: IntArray,
-    cursor: IntArray,
-    seg_end: IntArray,
-    state: LongArray,
-    kept: IntArray,
-    count_limit: int,
-    budget: int,
-) -> None:
-    """Run the depth-first search for up to ``budget`` steps, resuming from ``state``.
+def _forbidden(pinned: int, banned: int) -> int:
+    """The pieces a position may not take, as a signed 64-bit word (small mode)."""
+    word = 0
+    if max(pinned, banned) >= kernel.SMALL_PIECES:  # wide mode tests the pin and ban itself
+        return 0
+    if pinned >= 0:
+        word = ((1 << 64) - 1) ^ (1 << pinned)
+    elif banned >= 0:
+        word = 1 << banned
+    return word - (1 << 64) if word >= 1 << 63 else word
 
-    ``state`` = [depth, count, nodes, outcome]; ``placed[cell]`` is the oriented piece there
-    (-1 empty); ``cursor[position]`` the candidate now tried there (-1 = not entered yet).
+
+def _frontiers(
+    problem: EdgeProblem, cells: list[Cell], ncolors: int
+) -> tuple[IntArray, IntArray, int]:
+    """Per position, the sides of placed cells that face empty ones (placed cell * 4 + side);
+    the memo positions (past the first row, a frontier no longer than the grid is across: the
+    start of each row of a row scan);
+    and the bits per color of a memo key.
+
+    The memo needs the used pieces in one word and the key in 62 bits, else it is off.
     """
-    n = cell.shape[0]
-    keep = kept.shape[0]
-    depth = state[0]
-    count = state[1]
-    nodes = state[2]
-    steps = 0
-    while steps < budget:
-        if depth == n:  # a full arrangement
-            if count < keep:
-                for i in range(n):
-                    kept[count, i] = placed[i]
-            count += 1
-            depth -= 1
-            if count >= count_limit:
-                state[3] = 2
-                break
-            continue
-        here = cell[depth]
-        if cursor[depth] < 0:  # entering: look the fitting pieces up
-            nb = key_nb[depth, 0]
-            c1 = 0 if nb < 0 else mate[colors[placed[nb], (key_side[depth, 0] + 2) % 4]]
-            c2 = 0
-            if stride > 1:
-                nb = key_nb[depth, 1]
-                c2 = 0 if nb < 0 else mate[colors[placed[nb], (key_side[depth, 1] + 2) % 4]]
-            key = base[depth] + c1 * stride + c2
-            i = seg_start[key]
-            end = i + seg_len[key]
-        else:  # backtracking into this position: take the piece off, try the next one
-            used[piece[placed[here]]] = 0
-            placed[here] = -1
-            i = cursor[depth] + 1
-            end = seg_end[depth]
-        found = -1
-        banned = ban[depth]
-        pinned = pin[depth]
-        while i < end:
-            p = cand_piece[i]
-            if used[p] == 0 and p != banned and (pinned < 0 or p == pinned):
-                o = candidates[i]
-                fits = True
-                for j in range(3):
-                    side = extra_side[depth, j]
-                    if side < 0:
-                        break
-                    if colors[o, side] != mate[colors[placed[extra_nb[depth, j]], (side + 2) % 4]]:
-                        fits = False
-                        break
-                if fits:
-                    found = i
-                    break
-            i += 1
-        steps += 1
-        if found >= 0:
-            o = candidates[found]
-            cursor[depth] = found
-            seg_end[depth] = end
-            placed[here] = o
-            used[piece[o]] = 1
-            nodes += 1
-            depth += 1
-            if depth < n:
-                cursor[depth] = -1
-        else:
-            cursor[depth] = -1
-            depth -= 1
-            if depth < 0:
-                state[3] = 1
-                break
-    state[0] = depth
-    state[1] = count
-    state[2] = nodes
+    width, n = problem.width, len(cells)
+    position = {cell: i for i, cell in enumerate(cells)}
+    lists: list[list[int]] = []
+    for d in range(n):
+        lists.append(
+            [
+                (r * width + c) * 4 + side
+                for r, c in cells[:d]
+                for side, (dr, dc) in enumerate(_DELTA)
+                if position.get((r + dr, c + dc), -1) >= d
+            ]
+        )
+    front = np.full((n, max(len(f) for f in lists) + 1), -1, dtype=np.int32)
+    for d, sides in enumerate(lists):
+        front[d, : len(sides)] = sides
+    bits = max(1, (ncolors - 1).bit_length())
+    across = min(problem.width, problem.height)
+    memo_at = np.zeros(n, dtype=np.int32)
+    for d in range(across, n):
+        fits = n.bit_length() + len(lists[d]) * bits <= 62
+        if n <= kernel.SMALL_PIECES and fits and len(lists[d]) <= across:
+            memo_at[d] = 1
+    return front, memo_at, bits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -494,8 +424,14 @@ class Variant:
         return f"{self.order}/{self.start}/pin{self.pinned}"
 
 
-class _Run:
-    """One variant's search, resumable slice by slice."""
+class Run:
+    """One variant's search, resumable slice by slice.
+
+    ``memo``: a table for :mod:`~asterion.solver.edge_search_kernel`'s memo (None: off),
+    which runs on one thread may take in turn, each with its own ``stamp``.
+    ``prefix``: placed oriented pieces by cell (-1 empty), the first ``depth`` positions of
+    the order: the run searches only below it.
+    """
 
     def __init__(
         self,
@@ -503,23 +439,43 @@ class _Run:
         variant: Variant,
         count_limit: int,
         keep: int,
-        tables: _Tables | None = None,
+        tables: Tables | None = None,
+        memo: LongArray | None = None,
+        prefix: tuple[IntArray, int] | None = None,
+        leaf: int | None = None,
+        stamp: int = 1,
     ):
         cells = cell_order(problem.width, problem.height, variant.order, variant.start)
         self.variant = variant
-        self.tables = _build_tables(problem, cells, variant.pinned) if tables is None else tables
+        self.tables = build_tables(problem, cells, variant.pinned) if tables is None else tables
         n = len(cells)
+        self.small = len(problem.pieces) <= kernel.SMALL_PIECES
         self.count_limit = min(count_limit, 1 << 62)
+        self.leaf = n if leaf is None else leaf
+        self.memo = _NO_MEMO if memo is None else memo
+        self.stamp = stamp  # memo entries of other stamps count as empty
+        self.memo_at = self.tables.memo_at if memo is not None else np.zeros(n, dtype=np.int32)
+        self.entry = np.zeros(n, dtype=np.int64)
         self.placed = np.full(n, -1, dtype=np.int32)
         self.used = np.zeros(len(problem.pieces), dtype=np.int32)
         self.cursor = np.full(n, -1, dtype=np.int32)
         self.seg_end = np.zeros(n, dtype=np.int32)
-        self.state = np.zeros(4, dtype=np.int64)
+        self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         self.kept = np.full((min(keep, count_limit), n), -1, dtype=np.int32)
+        if prefix is not None:
+            self._start_below(*prefix)
+
+    def _start_below(self, placed: IntArray, depth: int) -> None:
+        self.placed[:] = placed
+        pieces = self.tables.piece[placed[placed >= 0]]
+        self.used[pieces] = 1
+        word = sum(1 << int(p) for p in pieces) if self.small else 0
+        self.state[kernel.USED] = word - (1 << 64) if word >= 1 << 63 else word
+        self.state[kernel.DEPTH] = self.state[kernel.FLOOR] = depth
 
     def advance(self, budget: int) -> None:
         t = self.tables
-        _search_slice(
+        kernel.search_slice(
             t.colors,
             t.piece,
             t.mate,
@@ -529,13 +485,19 @@ class _Run:
             t.seg_len,
             t.cell,
             t.base,
-            t.key_side,
-            t.key_nb,
+            t.keyed,
             t.stride,
-            t.extra_side,
-            t.extra_nb,
+            t.extra,
             t.pin,
             t.ban,
+            t.forbid,
+            self.small,
+            self.memo_at,
+            t.front,
+            t.bits,
+            self.memo,
+            self.stamp,
+            self.entry,
             self.placed,
             self.used,
             self.cursor,
@@ -543,20 +505,29 @@ class _Run:
             self.state,
             self.kept,
             self.count_limit,
+            self.leaf,
             budget,
         )
 
     @property
     def outcome(self) -> int:
-        return int(self.state[3])
+        return int(self.state[kernel.OUTCOME])
 
     @property
     def count(self) -> int:
-        return int(self.state[1])
+        return int(self.state[kernel.COUNT])
 
     @property
     def nodes(self) -> int:
-        return int(self.state[2])
+        return int(self.state[kernel.NODES])
+
+
+_NO_MEMO = np.zeros((1, 4), dtype=np.int64)
+
+
+def new_memo(size_log: int = MEMO_SIZE_LOG) -> LongArray:
+    """An empty memo table of ``2 ** size_log`` entries (used word, key, count, stamp)."""
+    return np.zeros((1 << size_log, 4), dtype=np.int64)
 
 
 def race_variants(problem: EdgeProblem) -> list[Variant]:
@@ -592,6 +563,7 @@ def search_arrangements(
     time_limit: float = 10.0,
     race: bool | None = None,
     variant: Variant = Variant(),
+    threads: int | None = None,
 ) -> EdgeSearchResult:
     """Find and count the arrangements of an edge-matching problem by exact search.
 
@@ -614,13 +586,22 @@ def search_arrangements(
         ``count_limit`` is 1, else run ``variant`` alone (counting needs the whole space once).
     variant : Variant
         The search run when not racing (row by row from the north-west corner by default).
+    threads : int or None
+        Threads to search on (None: the cores this process may use, up to 8). Counting splits
+        the search into subtrees, restarts are shared out; the count, the status and the
+        kept arrangements do not depend on the threads (only ``nodes`` may, when counting).
 
     :raises ValueError: on a piece count other than width x height, a grid outside the
-        limits, a bad mate table, a count limit below 1 or an unknown order.
+        limits, a bad mate table, a count limit below 1, no threads or an unknown order.
     :raises RuntimeError: if an arrangement fails the edge-by-edge re-check (a bug).
     """
+    from asterion.solver import edge_search_parallel as parallel  # it builds on this module
+
     began = time.perf_counter()
     _validate(problem, count_limit, keep)
+    threads = parallel.default_threads() if threads is None else threads
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
     cell_order(2, 2, variant.order, variant.start)  # an unknown order or corner raises here
     mate = _mate_table(problem)
     reason = _precheck(problem, mate)
@@ -636,13 +617,18 @@ def search_arrangements(
 
     racing = count_limit == 1 if race is None else race
     variants = race_variants(problem) if racing else [variant]
-    runs = [_Run(problem, v, count_limit, keep) for v in variants]
     deadline = began + time_limit
-    winner, restarts = None, _Restarts()
-    if racing and count_limit == 1:
-        winner = restarts.run(problem, runs, keep, began + RESTART_SHARE * time_limit)
-    if winner is None:
-        winner = _race(runs, deadline) if racing else _alone(runs[0], deadline)
+    restarts = parallel.Restarts(threads)
+    winner: Run | parallel.Tally | None = None
+    if racing:
+        runs = [Run(problem, v, count_limit, keep) for v in variants]
+        if count_limit == 1:
+            winner = restarts.run(problem, runs, keep, began + RESTART_SHARE * time_limit)
+        winner = winner or _race(runs, deadline)
+        nodes = restarts.nodes + sum(run.nodes for run in runs)
+    else:
+        winner = parallel.count_split(problem, variant, count_limit, keep, deadline, threads)
+        runs, nodes = [], winner.nodes
 
     solutions = tuple(
         _arrangement(problem, winner.tables, winner.kept[i]) for i in range(min(winner.count, keep))
@@ -652,39 +638,46 @@ def search_arrangements(
         if mismatches:
             raise RuntimeError(f"search produced an invalid arrangement: {mismatches[0]}")
     count, outcome = winner.count, winner.outcome
-    if outcome == _EXHAUSTED:
+    if outcome == EXHAUSTED:
         status = Status.OPTIMAL if count else Status.INFEASIBLE
-    elif outcome == _LIMIT:
+    elif outcome == LIMIT:
         status = Status.OPTIMAL
     else:
         status = Status.FEASIBLE if count else Status.UNKNOWN
     how = f" (first of {len(runs)} raced)" if racing else ""
-    if winner not in runs:
+    if racing and winner not in runs:
         how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
-    notes = (
+    thread_cpu = restarts.thread_cpu
+    if isinstance(winner, parallel.Tally):
+        how = f" (split into {winner.tasks} subtrees on {threads} threads)"
+        thread_cpu = winner.thread_cpu
+    notes: tuple[str, ...] = (
         f"variant={winner.variant}" + how,
         "numba" if HAVE_NUMBA else "pure Python (numba missing)",
     )
+    if thread_cpu:
+        notes += ("threads' CPU seconds: " + "/".join(f"{t:.2f}" for t in thread_cpu),)
     return EdgeSearchResult(
         status=status,
         count=count,
-        complete=outcome == _EXHAUSTED,
+        complete=outcome == EXHAUSTED,
         solutions=solutions,
-        nodes=restarts.nodes + sum(run.nodes for run in runs),
+        nodes=nodes,
         wall_time=time.perf_counter() - began,
         engine="search",
         notes=notes,
     )
 
 
-def _alone(run: _Run, deadline: float) -> _Run:
-    """Run one search in slices sized to about :data:`SLICE_SECONDS` until done or late."""
+def run_alone(run: Run, deadline: float, stop: Callable[[], bool] | None = None) -> Run:
+    """Run one search in slices sized to about :data:`SLICE_SECONDS` until done, late, or
+    ``stop()`` says so (another thread's answer made this one moot)."""
     budget = FIRST_SLICE
     while True:
         slice_start = time.perf_counter()
         run.advance(budget)
         now = time.perf_counter()
-        if run.outcome != _RUNNING or now >= deadline:
+        if run.outcome != RUNNING or now >= deadline or (stop is not None and stop()):
             return run
         took = max(now - slice_start, 1e-4)
         budget = int(min(max(budget * SLICE_SECONDS / took, 1000), budget * 4, 1 << 30))
@@ -705,7 +698,7 @@ def luby(k: int) -> int:
         k -= (1 << (top - 1)) - 1
 
 
-def _shuffled(tables: _Tables, seed: int) -> _Tables:
+def shuffled(tables: Tables, seed: int) -> Tables:
     """The same tables with each candidate list (one key's segment) in a seeded random order."""
     rng = np.random.default_rng(seed)
     segment = np.repeat(np.arange(len(tables.seg_len)), tables.seg_len)
@@ -713,41 +706,13 @@ def _shuffled(tables: _Tables, seed: int) -> _Tables:
     return replace(tables, candidates=tables.candidates[order], cand_piece=tables.cand_piece[order])
 
 
-class _Restarts:
-    """Randomized restarts for a first arrangement (Gomes, Selman and Kautz): restart k runs
-    the raced variants in turn with shuffled candidate lists for ``luby(k) * RESTART_BASE``
-    steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail."""
-
-    def __init__(self) -> None:
-        self.done = 0  # restarts begun
-        self.nodes = 0  # placements made by all of them
-
-    def run(self, problem: EdgeProblem, runs: list[_Run], keep: int, until: float) -> _Run | None:
-        """The run that finished (found one, or searched its whole space: each run is
-        complete, only its order of trial differs), or None when the clock passes ``until``
-        (the caller then races ``runs`` without cutoff)."""
-        while time.perf_counter() < until:
-            self.done += 1
-            base = runs[(self.done - 1) % len(runs)]
-            tables = _shuffled(base.tables, RESTART_SEED + self.done)
-            run = _Run(problem, base.variant, 1, keep, tables)
-            left = luby(self.done) * RESTART_BASE
-            while left > 0 and run.outcome == _RUNNING and time.perf_counter() < until:
-                run.advance(min(left, RACE_SLICE))
-                left -= RACE_SLICE
-            self.nodes += run.nodes
-            if run.outcome != _RUNNING:
-                return run
-        return None
-
-
-def _race(runs: list[_Run], deadline: float) -> _Run:
+def _race(runs: list[Run], deadline: float) -> Run:
     """Round-robin in equal slices of :data:`RACE_SLICE` steps (so the winner does not depend
     on the machine's speed); the first run to finish wins, else the one with most found."""
     while True:
         for run in runs:
             run.advance(RACE_SLICE)
-            if run.outcome != _RUNNING:
+            if run.outcome != RUNNING:
                 return run
         if time.perf_counter() >= deadline:
             return max(runs, key=lambda r: r.count)
@@ -767,7 +732,7 @@ def _validate(problem: EdgeProblem, count_limit: int, keep: int) -> None:
         raise ValueError(f"keep must be in 0..{MAX_KEEP}, got {keep}")
 
 
-def _arrangement(problem: EdgeProblem, tables: _Tables, placed: IntArray) -> Arrangement:
+def _arrangement(problem: EdgeProblem, tables: Tables, placed: IntArray) -> Arrangement:
     def at(r: int, c: int) -> Placement:
         o = placed[r * problem.width + c]
         return Placement(int(tables.piece[o]), int(tables.turns[o]))

@@ -1,0 +1,256 @@
+"""The compiled loop of the edge-matching search (:mod:`asterion.solver.edge_search`).
+
+One depth-first search over the cells in a fixed order, as an explicit stack, resumable: it
+runs for a budget of steps and leaves everything it needs to go on in arrays. At each position
+the fitting oriented pieces are looked up by the colors of its two keyed sides (the tables of
+``edge_search``), and the first unused one is placed.
+
+Two modes, chosen by the number of pieces:
+
+* *small* (at most 64 pieces, every grid up to 8 x 8): the used pieces are one 64-bit word kept
+  in a register, and the symmetry breaking (a pinned or banned corner piece) is folded into a
+  per-position word of forbidden pieces, so the inner loop tests one bit. Measured 1.45 times
+  faster than a flag per piece (6 x 6 3/5 seed 0, every arrangement: 1.50 s -> 1.04 s of CPU
+  for the same 31.9 million placements). Only this mode has the memo.
+* *wide* (more pieces): a flag per piece, the pin and ban tested in the loop.
+
+The memo (counting): at chosen positions (the start of each row of a row scan) the rest of the
+search depends only on which pieces are used and on the colors facing the empty cells (the
+*frontier*), so the number of arrangements below is stored under that key when the position is
+left, and a later visit with the same key adds it without searching. Only a cache: a missing
+entry is searched again, so counts stay exact whatever is kept; a stored positive count is used
+only once the caller has all the arrangements it keeps, and a zero always. A table row holds
+the used word, the key, the count and a stamp; rows stamped otherwise count as empty.
+
+``state`` = [depth, count, nodes, outcome, used word, floor]: the search never backs up above
+``floor`` (a subtree below a fixed prefix, for splitting the work), and a ``leaf`` depth below
+the grid's size counts partial placements instead of arrangements (to list the prefixes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+try:  # numba compiles the hot loop; without it the same code runs as plain Python.
+    from numba import njit as _numba_njit  # type: ignore[import-untyped,unused-ignore]
+
+    HAVE_NUMBA = True
+
+    def _compiled(func: F) -> F:
+        return _numba_njit(cache=True, nogil=True)(func)  # type: ignore[return-value]
+
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    HAVE_NUMBA = False
+
+    def _compiled(func: F) -> F:
+        return func
+
+
+IntArray = npt.NDArray[np.int32]
+LongArray = npt.NDArray[np.int64]
+
+RUNNING, EXHAUSTED, LIMIT = 0, 1, 2
+DEPTH, COUNT, NODES, OUTCOME, USED, FLOOR = range(6)
+STATE_SIZE = 6
+SMALL_PIECES = 64
+"""Up to this many pieces the used set is one 64-bit word (and the memo can key on it)."""
+PROBES = 4
+"""Memo slots tried per key (open addressing) before the first one is overwritten."""
+
+
+@_compiled
+def memo_key(depth: int, colors: IntArray, placed: IntArray, front: IntArray, bits: int) -> int:
+    """The frontier colors at ``depth``, packed with the depth (never 0)."""
+    key = depth + 1
+    for j in range(front.shape[1]):
+        where = front[depth, j]
+        if where < 0:
+            break
+        key = (key << bits) | colors[placed[where >> 2], where & 3]
+    return key
+
+
+@_compiled
+def memo_slot(memo: LongArray, used: int, key: int, stamp: int) -> int:
+    """The slot holding (used, key), else an empty slot of its probe run, else -1 - first.
+
+    Entries stamped otherwise are empty: one table serves task after task as if fresh."""
+    size: int = memo.shape[0]
+    mixed = used ^ (used >> 23) ^ key ^ (key >> 11)  # shifts right only: no overflow
+    first: int = (mixed ^ (mixed >> 31) ^ (mixed >> 47)) & (size - 1)
+    for probe in range(PROBES):
+        slot: int = (first + probe) & (size - 1)
+        if memo[slot, 3] != stamp or (memo[slot, 1] == key and memo[slot, 0] == used):
+            return slot
+    return -1 - first
+
+
+@_compiled
+def search_slice(
+    colors: IntArray,
+    piece: IntArray,
+    mate: IntArray,
+    candidates: IntArray,
+    cand_piece: IntArray,
+    seg_start: IntArray,
+    seg_len: IntArray,
+    cell: IntArray,
+    base: IntArray,
+    keyed: IntArray,
+    stride: int,
+    extra: IntArray,
+    pin: IntArray,
+    ban: IntArray,
+    forbid: LongArray,
+    small: bool,
+    memo_at: IntArray,
+    front: IntArray,
+    bits: int,
+    memo: LongArray,
+    stamp: int,
+    entry: LongArray,
+    placed: IntArray,
+    used: IntArray,
+    cursor: IntArray,
+    seg_end: IntArray,
+    state: LongArray,
+    kept: IntArray,
+    count_limit: int,
+    leaf: int,
+    budget: int,
+) -> None:
+    """Run the depth-first search for up to ``budget`` steps, resuming from ``state``.
+
+    ``placed[cell]`` is the oriented piece there (-1 empty); ``cursor[position]`` the candidate
+    now tried there (-1 = not entered yet). ``keyed[position, j]`` and ``extra[position, j]``
+    are neighbour sides as ``cell * 4 + side to read`` (-1 = border or none): two keyed, up to
+    three more checked in the loop, each against this piece's side ``(side to read + 2) % 4``.
+    """
+    keep = kept.shape[0]
+    depth = state[DEPTH]
+    count = state[COUNT]
+    nodes = state[NODES]
+    mask = state[USED]
+    floor = state[FLOOR]
+    steps = 0
+    while steps < budget:
+        if depth == leaf:  # a full arrangement (or a prefix, when listing them)
+            if count < keep:
+                for i in range(placed.shape[0]):
+                    kept[count, i] = placed[i]
+            count += 1
+            depth -= 1
+            if count >= count_limit:
+                state[OUTCOME] = LIMIT
+                break
+            continue
+        here = cell[depth]
+        if cursor[depth] < 0:  # entering: first the memo, then look the fitting pieces up
+            if memo_at[depth]:
+                front_key = memo_key(depth, colors, placed, front, bits)
+                slot = memo_slot(memo, mask, front_key, stamp)
+                known = slot >= 0 and memo[slot, 3] == stamp and memo[slot, 1] == front_key
+                if known and (memo[slot, 2] == 0 or count >= keep):
+                    count = min(count + memo[slot, 2], count_limit)
+                    steps += 1
+                    depth -= 1
+                    if count >= count_limit:
+                        state[OUTCOME] = LIMIT
+                        break
+                    if depth < floor:
+                        state[OUTCOME] = EXHAUSTED
+                        break
+                    continue
+                entry[depth] = count
+            c1 = 0
+            where = keyed[depth, 0]
+            if where >= 0:
+                c1 = mate[colors[placed[where >> 2], where & 3]]
+            c2 = 0
+            where = keyed[depth, 1]
+            if stride > 1 and where >= 0:
+                c2 = mate[colors[placed[where >> 2], where & 3]]
+            key = base[depth] + c1 * stride + c2
+            i = seg_start[key]
+            end = i + seg_len[key]
+        else:  # backtracking into this position: take the piece off, try the next one
+            p = piece[placed[here]]
+            if small:
+                mask ^= np.int64(1) << p
+            else:
+                used[p] = 0
+            placed[here] = -1
+            i = cursor[depth] + 1
+            end = seg_end[depth]
+        blocked = mask | forbid[depth]
+        banned = ban[depth]
+        pinned = pin[depth]
+        found = -1
+        while i < end:
+            p = cand_piece[i]
+            if small:
+                free = (blocked >> p) & 1 == 0
+            else:
+                free = used[p] == 0 and p != banned and (pinned < 0 or p == pinned)
+            if free and _fits(candidates[i], colors, mate, placed, extra, depth):
+                found = i
+                break
+            i += 1
+        steps += 1
+        if found >= 0:
+            o = candidates[found]
+            cursor[depth] = found
+            seg_end[depth] = end
+            placed[here] = o
+            if small:
+                mask ^= np.int64(1) << piece[o]
+            else:
+                used[piece[o]] = 1
+            nodes += 1
+            depth += 1
+            if depth < cell.shape[0]:
+                cursor[depth] = -1
+        else:  # every candidate tried: remember the subtree's count, back up
+            cursor[depth] = -1
+            if memo_at[depth]:
+                front_key = memo_key(depth, colors, placed, front, bits)
+                _remember(memo, mask, front_key, stamp, count - entry[depth])
+            depth -= 1
+            if depth < floor:
+                state[OUTCOME] = EXHAUSTED
+                break
+    state[DEPTH] = depth
+    state[COUNT] = count
+    state[NODES] = nodes
+    state[USED] = mask
+
+
+@_compiled
+def _fits(
+    o: int, colors: IntArray, mate: IntArray, placed: IntArray, extra: IntArray, depth: int
+) -> bool:
+    """Whether oriented piece ``o`` fits the placed neighbours beyond the two keyed ones."""
+    for j in range(extra.shape[1]):
+        where = extra[depth, j]
+        if where < 0:
+            return True
+        if colors[o, ((where & 3) + 2) % 4] != mate[colors[placed[where >> 2], where & 3]]:
+            return False
+    return True
+
+
+@_compiled
+def _remember(memo: LongArray, used: int, key: int, stamp: int, count: int) -> None:
+    slot = memo_slot(memo, used, key, stamp)
+    if slot < 0:  # the probe run is full: overwrite its first slot
+        slot = -1 - slot
+    memo[slot, 0] = used
+    memo[slot, 1] = key
+    memo[slot, 2] = count
+    memo[slot, 3] = stamp

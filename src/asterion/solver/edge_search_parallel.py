@@ -1,0 +1,261 @@
+"""The edge-matching search on several threads (:mod:`asterion.solver.edge_search`).
+
+The compiled loop releases the GIL, so threads run it side by side. Two uses, both with answers
+that do not depend on how the threads were scheduled:
+
+* *Counting* (:func:`count_split`): the first few positions of the order are filled in every
+  way (the *prefixes*, listed by the same search stopped at that depth, in its order); each
+  prefix's subtree is a task, taken by the next free thread. The count is the sum; the kept
+  arrangements are each task's first ones, in prefix order: the serial search's first ones.
+  Each task has a memo of its own, so the number of placements is the same on any number
+  of threads too (the puzzle grades of :mod:`asterion.puzzles.nacht` are placements).
+* *Randomized restarts* (:class:`Restarts`): restart k is one fixed computation (its variant,
+  its shuffle seed, its step budget), whichever thread runs it. The threads take restarts
+  1, 2, ... in turn; the answer is the lowest-numbered restart that finishes, settled once
+  every lower one has run to its cutoff, so it is the serial answer, found sooner.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from asterion.models.edges import EdgeProblem
+from asterion.solver import edge_search as search
+from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
+
+MAX_THREADS = 8
+TASKS = 256
+"""Prefixes are listed to at least this many (whatever the threads: the tasks, hence the
+placements made, are the same on any number), so that no thread idles long at the end
+(subtrees differ in size by orders of magnitude)."""
+MAX_PREFIXES = 100_000
+
+
+def default_threads() -> int:
+    """The cores this process may use, at most :data:`MAX_THREADS`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
+
+
+def _on_threads(threads: int, work: Callable[[], None]) -> tuple[float, ...]:
+    """Run ``work`` on ``threads`` threads (inline for one); each one's CPU seconds."""
+
+    def timed() -> float:
+        began = time.thread_time()
+        work()
+        return time.thread_time() - began
+
+    if threads == 1:
+        return (timed(),)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        futures = [pool.submit(timed) for _ in range(threads)]
+        return tuple(future.result() for future in futures)
+
+
+@dataclass
+class Tally:
+    """A finished (or stopped) search, as the driver reads it: like a run of one variant."""
+
+    variant: search.Variant
+    tables: search.Tables
+    count: int = 0
+    outcome: int = RUNNING
+    nodes: int = 0
+    kept: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
+    thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
+    tasks: int = 0  # subtrees searched
+
+
+# ---------------------------------------------------------------------------------------------
+# Counting by subtrees
+
+
+def list_prefixes(
+    problem: EdgeProblem, tables: search.Tables, variant: search.Variant, want: int
+) -> tuple[np.ndarray, int, int]:
+    """The placements of the first ``depth`` positions (rows of ``placed`` by cell) for the
+    shallowest depth giving at least ``want`` of them (at most the grid's size less one), with
+    that depth and the placements made listing them (the search's own above that depth)."""
+    n = problem.width * problem.height
+    listed, depth, nodes = np.zeros((0, n), dtype=np.int32), 0, 0
+    for leaf in range(1, n):
+        run = search.Run(problem, variant, MAX_PREFIXES + 1, MAX_PREFIXES, tables, leaf=leaf)
+        while run.outcome == RUNNING:
+            run.advance(1 << 20)
+        if run.count > MAX_PREFIXES:
+            break
+        listed, depth, nodes = run.kept[: run.count].copy(), leaf, run.nodes
+        if run.count >= want or run.count == 0:
+            break
+    return listed, depth, nodes
+
+
+def count_split(
+    problem: EdgeProblem,
+    variant: search.Variant,
+    count_limit: int,
+    keep: int,
+    deadline: float,
+    threads: int,
+) -> Tally:
+    """Count (up to ``count_limit``) on ``threads`` threads, one prefix's subtree per task.
+
+    The tasks are the same on any number of threads, each with a memo of its own (one table
+    per thread, stamped per task), so the placements made, and not only the count, are
+    the same on one thread or many: the count limit is applied in task order, the task that
+    reaches it searched again with what is left of the limit.
+    """
+    cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
+    tables = search.build_tables(problem, cells, variant.pinned)
+    prefixes, depth, nodes = list_prefixes(problem, tables, variant, TASKS)
+    if len(prefixes) == 0:
+        return Tally(variant, tables, outcome=EXHAUSTED, nodes=nodes)
+    board = _Board(len(prefixes), count_limit)
+
+    def task_run(task: int, limit: int, memo: np.ndarray) -> search.Run:
+        prefix = (prefixes[task], depth)
+        return search.Run(problem, variant, limit, keep, tables, memo, prefix, stamp=task + 1)
+
+    def work() -> None:
+        memo = search.new_memo()
+        first = True  # each thread gets at least one slice, as one run alone would
+        while (first or time.perf_counter() < deadline) and (task := board.take()) is not None:
+            first = False
+            run = search.run_alone(task_run(task, count_limit, memo), deadline, board.stopped)
+            board.finish(task, run)
+
+    thread_cpu = _on_threads(threads, work)
+    if board.reached:  # the deciding task again, stopped where one thread would have stopped
+        last = board.settled - 1
+        rerun = task_run(last, count_limit - board.total_before(last), search.new_memo())
+        board.runs[last] = search.run_alone(rerun, deadline)
+    tally = board.tally(variant, tables, keep, nodes)
+    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes))
+
+
+class _Board:
+    """The tasks' results, and the running total in task order (to stop at the count limit
+    at the same task whatever the threads' timing)."""
+
+    def __init__(self, tasks: int, count_limit: int):
+        self.lock = threading.Lock()
+        self.runs: list[search.Run | None] = [None] * tasks
+        self.next_task = 0
+        self.settled = 0  # tasks 0 .. settled-1 are finished
+        self.total = 0  # their count
+        self.count_limit = count_limit
+        self.reached = False
+
+    def take(self) -> int | None:
+        with self.lock:
+            if self.reached or self.next_task == len(self.runs):
+                return None
+            self.next_task += 1
+            return self.next_task - 1
+
+    def stopped(self) -> bool:
+        return self.reached
+
+    def finish(self, task: int, run: search.Run) -> None:
+        with self.lock:
+            self.runs[task] = run
+            while self.settled < len(self.runs) and not self.reached:
+                done = self.runs[self.settled]
+                if done is None or done.outcome == RUNNING:
+                    break
+                self.total += done.count
+                self.settled += 1
+                self.reached = self.total >= self.count_limit
+
+    def total_before(self, task: int) -> int:
+        return sum(run.count for run in self.runs[:task] if run is not None)
+
+    def tally(self, variant: search.Variant, tables: search.Tables, keep: int, nodes: int) -> Tally:
+        """The answer: the settled tasks' when the limit was reached, else every task's."""
+        in_order = self.runs[: self.settled] if self.reached else self.runs
+        runs = [run for run in in_order if run is not None]
+        kept = [run.kept[: min(run.count, keep)] for run in runs]
+        first = np.concatenate(kept)[:keep] if kept else np.zeros((0, 0), dtype=np.int32)
+        count = sum(run.count for run in runs)
+        nodes += sum(run.nodes for run in runs)
+        if self.reached:
+            return Tally(variant, tables, self.count_limit, LIMIT, nodes, first)
+        finished = len(runs) == len(self.runs) and all(r.outcome == EXHAUSTED for r in runs)
+        return Tally(variant, tables, count, EXHAUSTED if finished else RUNNING, nodes, first)
+
+
+# ---------------------------------------------------------------------------------------------
+# Randomized restarts
+
+
+class Restarts:
+    """Randomized restarts for a first arrangement (Gomes, Selman and Kautz): restart k runs
+    the raced variants in turn with shuffled candidate lists for ``luby(k) * RESTART_BASE``
+    steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = threads
+        self.done = 0  # restarts up to the answer (or begun, when none finished)
+        self.nodes = 0  # placements made by those
+        self._lock = threading.Lock()
+        self._next = 0
+        self._finished: dict[int, search.Run] = {}
+        self._nodes: dict[int, int] = {}
+        self.thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
+
+    def run(
+        self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
+    ) -> search.Run | None:
+        """The run that finished (found one, or searched its whole space: each run is
+        complete, only its order of trial differs), or None when the clock passes ``until``
+        (the caller then races ``runs`` without cutoff)."""
+
+        def work() -> None:
+            while time.perf_counter() < until and (k := self._take()) is not None:
+                run = self._restart(problem, runs, keep, k, until)
+                with self._lock:
+                    self._nodes[k] = run.nodes
+                    if run.outcome != RUNNING:
+                        self._finished[k] = run
+
+        self.thread_cpu = _on_threads(self.threads, work)
+        winner = min(self._finished, default=None)
+        self.done = self._next if winner is None else winner
+        self.nodes = sum(nodes for k, nodes in self._nodes.items() if k <= self.done)
+        return None if winner is None else self._finished[winner]
+
+    def _take(self) -> int | None:
+        """The next restart's number, or None once a lower one has finished."""
+        with self._lock:
+            if self._finished:  # every restart below it was handed out already
+                return None
+            self._next += 1
+            return self._next
+
+    def _beaten(self, k: int) -> bool:
+        with self._lock:
+            return bool(self._finished) and min(self._finished) < k
+
+    def _restart(
+        self, problem: EdgeProblem, runs: list[search.Run], keep: int, k: int, until: float
+    ) -> search.Run:
+        base = runs[(k - 1) % len(runs)]
+        tables = search.shuffled(base.tables, search.RESTART_SEED + k)
+        run = search.Run(problem, base.variant, 1, keep, tables)
+        left = search.luby(k) * search.RESTART_BASE
+        while left > 0 and run.outcome == RUNNING and time.perf_counter() < until:
+            if self._beaten(k):  # a lower restart answered: this one cannot matter
+                break
+            run.advance(min(left, search.RACE_SLICE))
+            left -= search.RACE_SLICE
+        return run

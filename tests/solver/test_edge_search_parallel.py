@@ -1,0 +1,159 @@
+"""The edge search on several threads, and its memo, against the serial search and the
+exhaustive enumerations of test_edge_search.py.
+
+The serial search (one thread) is itself checked against the enumerations there; here the
+split counter must give the same count and the same first arrangements whatever the number of
+threads, and the restarts the same answer on one thread or two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_edge_search import (
+    CASES,
+    backtrack_arrangements,
+    expected_count,
+    mated_puzzle,
+)
+
+import asterion.solver.edge_search as edge_search
+import asterion.solver.edge_search_kernel as kernel
+from asterion.models.edge_puzzles import generate
+from asterion.models.edges import EdgeProblem, check_arrangement
+from asterion.solver import edge_search_parallel as parallel
+from asterion.solver.edge_search import Variant, search_arrangements
+from asterion.solver.result import Status
+
+ALL = 10**9
+
+PUZZLES: dict[str, EdgeProblem] = {
+    "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
+    "4x4 fixed s2": generate(4, 4, 1, 2, seed=2, rotations=False),
+    "5x5 3/4 s0": generate(5, 5, 3, 4, seed=0),
+    "5x5 2/3 s1": generate(5, 5, 2, 3, seed=1),
+    "4x5 mate": mated_puzzle(4, 5, 2, seed=3, rotations=True),
+}
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_split_count_equals_serial_count(name: str, threads: int) -> None:
+    problem = PUZZLES[name]
+    serial = search_arrangements(problem, count_limit=ALL, keep=5, threads=1)
+    split = search_arrangements(problem, count_limit=ALL, keep=5, threads=threads)
+    assert serial.complete and split.complete
+    assert split.count == serial.count > 0
+    assert split.solutions == serial.solutions  # the same first ones, in the same order
+    assert "subtrees" in split.notes[0]
+
+
+@pytest.mark.parametrize("name", ["3x4 rotations", "4x4 mate rotations", "4x3 fixed"])
+def test_split_count_equals_exhaustive_enumeration(name: str) -> None:
+    problem = CASES[name]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    result = search_arrangements(problem, count_limit=ALL, keep=10_000, threads=2)
+    assert (result.count, result.complete) == (expected, True)
+    assert len(result.solutions) == expected
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
+
+
+def test_split_count_stops_at_the_limit_like_the_serial_one() -> None:
+    problem = PUZZLES["5x5 3/4 s0"]
+    total = search_arrangements(problem, count_limit=ALL, threads=1).count
+    limit = total // 2
+    serial = search_arrangements(problem, count_limit=limit, keep=3, threads=1)
+    for _ in range(3):  # whatever the threads' timing
+        split = search_arrangements(problem, count_limit=limit, keep=3, threads=2)
+        assert (split.status, split.count, split.complete) == (Status.OPTIMAL, limit, False)
+        assert split.solutions == serial.solutions
+
+
+def test_split_count_of_an_unsolvable_puzzle_is_infeasible() -> None:
+    problem = generate(4, 4, 2, 3, seed=1)
+    pieces = list(problem.pieces)
+    centre = next(i for i, p in enumerate(pieces) if 0 not in p and len(set(p)) > 2)
+    n, e, s, w = pieces[centre]
+    pieces[centre] = (e, n, s, w)
+    bad = EdgeProblem(tuple(pieces), 4, 4, True)
+    assert not backtrack_arrangements(bad)
+    result = search_arrangements(bad, count_limit=ALL, threads=2)
+    assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
+
+
+def test_prefixes_split_the_search_into_its_subtrees() -> None:
+    problem = PUZZLES["5x5 2/3 s1"]
+    variant = Variant()
+    cells = edge_search.cell_order(5, 5, "row")
+    tables = edge_search.build_tables(problem, cells)
+    prefixes, depth, _ = parallel.list_prefixes(problem, tables, variant, want=20)
+    assert len(prefixes) >= 20 and 0 < depth < 25
+    assert ((prefixes >= 0).sum(axis=1) == depth).all()  # each fills the first positions
+    assert len({p.tobytes() for p in prefixes}) == len(prefixes)
+    counts = []
+    for prefix in prefixes:
+        run = edge_search.Run(problem, variant, ALL, 0, tables, prefix=(prefix, depth))
+        while run.outcome == kernel.RUNNING:
+            run.advance(1 << 20)
+        counts.append(run.count)
+    assert sum(counts) == search_arrangements(problem, count_limit=ALL, threads=1).count
+
+
+def test_time_out_while_split_counting_is_not_complete() -> None:
+    problem = generate(7, 7, 3, 6, seed=0)
+    result = search_arrangements(problem, count_limit=ALL, time_limit=0.2, threads=2)
+    assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert not result.complete
+
+
+def test_no_threads_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        search_arrangements(PUZZLES["4x4 2/3 s0"], threads=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The memo and the two modes of the kernel
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_memo_changes_placements_not_counts(name: str) -> None:
+    problem = PUZZLES[name]
+    counts, nodes = [], []
+    for memo in (None, edge_search.new_memo(12)):
+        run = edge_search.Run(problem, Variant(), ALL, 3, memo=memo)
+        edge_search.run_alone(run, deadline=float("inf"))
+        counts.append(run.count)
+        nodes.append(run.nodes)
+    assert counts[0] == counts[1] > 0
+    assert nodes[1] <= nodes[0]
+    if name.startswith("5x5"):
+        assert nodes[1] < nodes[0]  # rows of five repeat with the same pieces used
+
+
+def test_a_tiny_memo_overwrites_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(edge_search, "MEMO_SIZE_LOG", 1)  # two slots, constant collisions
+    problem = PUZZLES["5x5 2/3 s1"]
+    tiny = search_arrangements(problem, count_limit=ALL, keep=4, threads=1)
+    monkeypatch.setattr(edge_search, "MEMO_SIZE_LOG", 20)
+    roomy = search_arrangements(problem, count_limit=ALL, keep=4, threads=1)
+    assert (tiny.count, tiny.solutions) == (roomy.count, roomy.solutions)
+
+
+@pytest.mark.parametrize(
+    "name", ["3x3 rotations", "4x4 fixed", "3x4 mate fixed", "2x4 all alike rotations"]
+)
+def test_wide_mode_counts_like_the_enumeration(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    # Grids of more than 64 pieces keep a flag per piece (no memo); forced here on small ones.
+    monkeypatch.setattr(kernel, "SMALL_PIECES", 0)
+    problem = CASES[name]
+    run = edge_search.Run(problem, Variant(), ALL, 0)
+    assert not run.small and not run.memo_at.any()
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    assert search_arrangements(problem, count_limit=ALL, threads=2).count == expected
+
+
+def test_forbidden_word_is_the_pin_or_the_ban() -> None:
+    pinned = edge_search._forbidden(3, -1)
+    banned = edge_search._forbidden(-1, 63)
+    assert [(pinned >> p) & 1 for p in range(6)] == [1, 1, 1, 0, 1, 1]
+    assert banned == np.int64(-(1 << 63)) and edge_search._forbidden(-1, -1) == 0
