@@ -97,7 +97,7 @@ RESTART_SEED = 20260
 runs)."""
 RESTART_SHARE = 0.5
 """Restarts may use this share of the time limit; the exhaustive race then runs in the rest."""
-MEMO_SIZE_LOG = 20
+MEMO_SIZE_LOG = 16
 """Memo entries per counting thread (32 bytes each; the table is zeroed lazily by the system)."""
 SLICE_SECONDS = 0.05
 """The search runs in slices of nodes; each slice is sized to take about this long."""
@@ -174,6 +174,7 @@ class Tables:
     piece: IntArray  # [oriented]
     turns: IntArray  # [oriented]
     mate: IntArray  # [color]
+    facing: IntArray  # [oriented, side] the mate of the color there: what a neighbour needs
     candidates: IntArray  # oriented pieces, grouped by key
     cand_piece: IntArray  # the piece of each candidate (one lookup less in the hot loop)
     seg_start: IntArray  # [key]
@@ -314,11 +315,13 @@ def build_tables(problem: EdgeProblem, cells: list[Cell], pinned: int = 0) -> Ta
 
     pin, ban = _symmetry_breaking(problem, cells, pinned)
     front, memo_at, bits = _frontiers(problem, cells, ncolors)
+    oriented_colors = np.array([o[2] for o in oriented], dtype=np.int32).reshape(-1, 4)
     return Tables(
-        colors=np.array([o[2] for o in oriented], dtype=np.int32).reshape(-1, 4),
+        colors=oriented_colors,
         piece=np.array([o[0] for o in oriented], dtype=np.int32),
         turns=np.array([o[1] for o in oriented], dtype=np.int32),
         mate=np.array(mate, dtype=np.int32),
+        facing=np.array(mate, dtype=np.int32)[oriented_colors],
         candidates=flat,
         cand_piece=np.array([o[0] for o in oriented], dtype=np.int32)[flat],
         seg_start=seg_start,
@@ -478,7 +481,7 @@ class Run:
         kernel.search_slice(
             t.colors,
             t.piece,
-            t.mate,
+            t.facing,
             t.candidates,
             t.cand_piece,
             t.seg_start,

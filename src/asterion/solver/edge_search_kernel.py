@@ -95,7 +95,7 @@ def memo_slot(memo: LongArray, used: int, key: int, stamp: int) -> int:
 def search_slice(
     colors: IntArray,
     piece: IntArray,
-    mate: IntArray,
+    facing: IntArray,
     candidates: IntArray,
     cand_piece: IntArray,
     seg_start: IntArray,
@@ -171,11 +171,11 @@ def search_slice(
             c1 = 0
             where = keyed[depth, 0]
             if where >= 0:
-                c1 = mate[colors[placed[where >> 2], where & 3]]
+                c1 = facing[placed[where >> 2], where & 3]
             c2 = 0
             where = keyed[depth, 1]
             if stride > 1 and where >= 0:
-                c2 = mate[colors[placed[where >> 2], where & 3]]
+                c2 = facing[placed[where >> 2], where & 3]
             key = base[depth] + c1 * stride + c2
             i = seg_start[key]
             end = i + seg_len[key]
@@ -198,7 +198,7 @@ def search_slice(
                 free = (blocked >> p) & 1 == 0
             else:
                 free = used[p] == 0 and p != banned and (pinned < 0 or p == pinned)
-            if free and _fits(candidates[i], colors, mate, placed, extra, depth):
+            if free and _fits(candidates[i], colors, facing, placed, extra, depth):
                 found = i
                 break
             i += 1
@@ -233,14 +233,14 @@ def search_slice(
 
 @_compiled
 def _fits(
-    o: int, colors: IntArray, mate: IntArray, placed: IntArray, extra: IntArray, depth: int
+    o: int, colors: IntArray, facing: IntArray, placed: IntArray, extra: IntArray, depth: int
 ) -> bool:
     """Whether oriented piece ``o`` fits the placed neighbours beyond the two keyed ones."""
     for j in range(extra.shape[1]):
         where = extra[depth, j]
         if where < 0:
             return True
-        if colors[o, ((where & 3) + 2) % 4] != mate[colors[placed[where >> 2], where & 3]]:
+        if colors[o, ((where & 3) + 2) % 4] != facing[placed[where >> 2], where & 3]:
             return False
     return True
 

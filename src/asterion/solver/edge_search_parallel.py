@@ -31,7 +31,7 @@ from asterion.solver import edge_search as search
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
 
 MAX_THREADS = 8
-TASKS = 256
+TASKS = 32
 """Prefixes are listed to at least this many (whatever the threads: the tasks, hence the
 placements made, are the same on any number), so that no thread idles long at the end
 (subtrees differ in size by orders of magnitude)."""
