@@ -2,7 +2,7 @@
 
     python benchmarks/bench_nacht.py [--limit S] [--sizes 4x4:2/3,7x7:3/6] [--seeds 0,1]
                                      [--methods search,plain,...] [--tasks first,all]
-                                     [--count-sizes 4,5,6]
+                                     [--count-sizes 4,5,6] [--threads N]
 
 Instances are Eternity II-family puzzles from ``asterion.models.edge_puzzles.generate``
 (rotations on, few frame and inner colors), the same for every method. Two questions:
@@ -15,7 +15,10 @@ Methods (each in its own subprocess, killed at the limit plus a grace period if 
 by itself):
 
 * ``search``: ours, ``asterion.solver.edge_search.search_arrangements`` (numba; a warm-up solve
-  of a 3 x 3 loads the compiled code before the clock starts);
+  of a 3 x 3 loads the compiled code before the clock starts), on ``--threads`` threads (default:
+  every core the process may use), counting with the variant of smallest estimated tree; its
+  cells add, in brackets, the CPU seconds of its busiest thread: the wall time an otherwise
+  idle machine would show;
 * ``cpsat``: ``asterion.solver.edge_cpsat.cp_arrangements`` (skipped if the module is missing);
 * ``plain``: a plain Python row-by-row backtracking search (below), candidates looked up by
   (north, west) colors, the corner pinned: the same algorithm as ours, uncompiled;
@@ -32,7 +35,8 @@ Every arrangement a method returns is re-checked edge by edge; counts of methods
 are compared. Times are seconds inside the worker, after imports and before the answer is
 printed (model building included), shown as ``wall/cpu``: on a shared machine the process's
 CPU time is the steadier figure (every method here computes in its own process, on one
-thread), so ratios are the peer's CPU time over ours. Limits are wall time; a time-out counts
+thread, except ours, whose CPU time is the sum over its threads), so ratios are the peer's CPU
+time over ours. Limits are wall time; a time-out counts
 as the limit (the ratio is then a lower bound, shown with ">"). A method that times out on a
 size is not run on larger sizes of the same question (shown as "skip").
 """
@@ -116,6 +120,7 @@ class Answer:
     status: str  # "found", "none", "timeout", "error"
     count: int
     first: Arrangement | None
+    thread_cpu: float | None = None  # ours: the busiest thread's CPU seconds
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,11 +180,21 @@ def plain_search(problem: EdgeProblem, limit: int, deadline: float) -> Answer:
 # Peers
 
 
+THREADS: int | None = None  # --threads, for ours
+
+
 def run_search(problem: EdgeProblem, limit: int, seconds: float) -> Answer:
     from asterion.solver.edge_search import search_arrangements
 
-    result = search_arrangements(problem, count_limit=limit, keep=1, time_limit=seconds)
-    return _from_result(result)
+    result = search_arrangements(
+        problem, count_limit=limit, keep=1, time_limit=seconds, threads=THREADS, variant=None
+    )
+    answer = _from_result(result)
+    marker = "threads' CPU seconds: "
+    for note in result.notes:
+        if note.startswith(marker):
+            answer.thread_cpu = max(float(t) for t in note[len(marker) :].split("/"))
+    return answer
 
 
 def run_cpsat(problem: EdgeProblem, limit: int, seconds: float) -> Answer:
@@ -412,8 +427,10 @@ def parse_sizes(text: str, seeds: list[int]) -> list[Instance]:
     return out
 
 
-def worker(method: str, spec: str, task: str, seconds: float) -> None:
+def worker(method: str, spec: str, task: str, seconds: float, threads: int | None) -> None:
     """Run one method on one instance; print one JSON line."""
+    global THREADS
+    THREADS = threads
     w, h, f, i, seed = (int(v) for v in spec.split(","))
     problem = generate(w, h, f, i, seed)
     if method == "search":  # load the compiled loop before the clock starts
@@ -427,13 +444,17 @@ def worker(method: str, spec: str, task: str, seconds: float) -> None:
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     if answer.first is not None and check_arrangement(problem, answer.first):
         answer = Answer("error", answer.count, None)
-    print(
-        json.dumps({"status": answer.status, "count": answer.count, "seconds": elapsed, "cpu": cpu})
-    )
+    line = {"status": answer.status, "count": answer.count, "seconds": elapsed, "cpu": cpu}
+    if answer.thread_cpu is not None:
+        line["thread_cpu"] = answer.thread_cpu
+    print(json.dumps(line))
 
 
-def run_worker(method: str, instance: Instance, task: str, seconds: float) -> dict[str, Any]:
+def run_worker(
+    method: str, instance: Instance, task: str, seconds: float, threads: int | None = None
+) -> dict[str, Any]:
     command = [sys.executable, __file__, "--worker", method, instance.spec(), task, str(seconds)]
+    command.append(str(threads or 0))
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, timeout=seconds + GRACE, check=False
@@ -468,7 +489,8 @@ def available(method: str) -> bool:
 
 
 def cell(answer: dict[str, Any] | None, ours: dict[str, Any] | None) -> str:
-    """``wall/cpu`` seconds, and the ratio of CPU times to ours (``>`` when timed out)."""
+    """``wall/cpu`` seconds (ours: and the busiest thread's CPU seconds in brackets), and the
+    ratio of CPU times to ours (``>`` when timed out)."""
     if answer is None:
         return "skip"
     if answer["status"] == "error":
@@ -477,6 +499,8 @@ def cell(answer: dict[str, Any] | None, ours: dict[str, Any] | None) -> str:
         text = f">{answer['seconds']:.0f}"
     else:
         text = f"{answer['seconds']:.2f}/{answer['cpu']:.2f}"
+        if "thread_cpu" in answer:
+            text += f" [{answer['thread_cpu']:.2f}]"
     if ours is not None and ours["status"] in ("found", "none"):
         ratio = answer["cpu"] / max(ours["cpu"], 1e-3)
         text += f" ({'>' if answer['status'] == 'timeout' else ''}{ratio:.0f}x)"
@@ -485,7 +509,7 @@ def cell(answer: dict[str, Any] | None, ours: dict[str, Any] | None) -> str:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
+        worker(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), int(sys.argv[6]) or None)
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per run (60)")
@@ -495,6 +519,7 @@ def main() -> None:
     parser.add_argument("--tasks", default="first,all")
     parser.add_argument("--count-sizes", default="4,5,6,7", help="grid sides counted in 'all'")
     parser.add_argument("--no-skip", action="store_true")
+    parser.add_argument("--threads", type=int, default=0, help="ours: threads (0: every core)")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     instances = parse_sizes(args.sizes, seeds)
@@ -524,7 +549,7 @@ def main() -> None:
                 if method in timed_out and not args.no_skip:
                     row[method] = None
                     continue
-                row[method] = run_worker(method, instance, task, args.limit)
+                row[method] = run_worker(method, instance, task, args.limit, args.threads)
                 if row[method]["status"] == "timeout":  # type: ignore[index]
                     timed_out.add(method)
             ours = row.get("search")

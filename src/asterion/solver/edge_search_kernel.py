@@ -254,3 +254,72 @@ def _remember(memo: LongArray, used: int, key: int, stamp: int, count: int) -> N
     memo[slot, 1] = key
     memo[slot, 2] = count
     memo[slot, 3] = stamp
+
+
+@_compiled
+def estimate_nodes(
+    colors: IntArray,
+    piece: IntArray,
+    facing: IntArray,
+    candidates: IntArray,
+    cand_piece: IntArray,
+    seg_start: IntArray,
+    seg_len: IntArray,
+    cell: IntArray,
+    base: IntArray,
+    keyed: IntArray,
+    stride: int,
+    extra: IntArray,
+    pin: IntArray,
+    ban: IntArray,
+    probes: int,
+    seed: int,
+) -> float:
+    """Knuth's estimate of the search tree's size (placements): the mean over random probes of
+    the sum, down one random path, of the products of the choices met at each position.
+
+    A probe walks from the root taking one fitting unused piece at random (a xorshift
+    generator seeded with ``seed``: the same estimate every time) until it is stuck or full.
+    """
+    n = cell.shape[0]
+    placed = np.full(n, -1, dtype=np.int32)
+    used = np.zeros(piece.max() + 1, dtype=np.int32)
+    free = np.zeros(candidates.shape[0], dtype=np.int32)
+    state = seed * 2654435761 + 1
+    total = 0.0
+    for _ in range(probes):
+        placed[:] = -1
+        used[:] = 0
+        weight = 1.0
+        for depth in range(n):
+            c1 = 0
+            where = keyed[depth, 0]
+            if where >= 0:
+                c1 = facing[placed[where >> 2], where & 3]
+            c2 = 0
+            where = keyed[depth, 1]
+            if stride > 1 and where >= 0:
+                c2 = facing[placed[where >> 2], where & 3]
+            key = base[depth] + c1 * stride + c2
+            m = 0
+            for i in range(seg_start[key], seg_start[key] + seg_len[key]):
+                p = cand_piece[i]
+                allowed = p != ban[depth] and (pin[depth] < 0 or p == pin[depth])
+                if (
+                    used[p] == 0
+                    and allowed
+                    and _fits(candidates[i], colors, facing, placed, extra, depth)
+                ):
+                    free[m] = candidates[i]
+                    m += 1
+            if m == 0:
+                break
+            weight *= m
+            total += weight
+            state ^= (state << 13) & 0x7FFFFFFFFFFFFFFF
+            state ^= state >> 7
+            state ^= (state << 17) & 0x7FFFFFFFFFFFFFFF
+            o = free[(state & 0x7FFFFFFF) % m]
+            placed[cell[depth]] = o
+            used[piece[o]] = 1
+    return total / probes
