@@ -19,6 +19,7 @@ import pytest
 from asterion.errors import IllegalActionError, InputError
 from asterion.models.stellar import (
     FinalNote,
+    Move,
     StellarState,
     Turn,
     apply_unchecked,
@@ -35,6 +36,7 @@ from asterion.models.stellar_solo import (
 )
 from asterion.solver.result import Status
 from asterion.solver.stellar_solo import (
+    METHODS,
     BranchAndBound,
     Compiled,
     Node,
@@ -88,11 +90,11 @@ def test_hand_worked_one_turn() -> None:
     # the moons 3, 4, 5: 4 stars x 3 = 12. No 3 notebook cards make a longer run, and moons
     # cannot have more stars, so 12 is the best.
     puzzle = solo_puzzle_from_data(HAND_WORKED, SOURCE)
-    expected_plan = [Turn(1, "M0a", "telescope", 3, None), FinalNote("M5b")]
+    expected_plan: list[Move] = [Turn(1, "M0a", "telescope", 3, None), FinalNote("M5b")]
     assert replay(puzzle, expected_plan)[1] == 12
     assert plain_best(puzzle.start_state()) == 12
-    for method in ("search", "cp-sat", "auto"):
-        answer = solve_solo(puzzle, method=method)  # type: ignore[arg-type]
+    for method in METHODS:
+        answer = solve_solo(puzzle, method=method)
         check_answer(puzzle, answer, 12)
         assert answer.plan == expected_plan
 
@@ -115,6 +117,7 @@ def test_two_turns_agree_with_plain_enumeration(seed: int) -> None:
     check_answer(puzzle, search_solo(puzzle), optimum)
     check_answer(puzzle, cp_sat_solo(puzzle), optimum)
     check_answer(puzzle, solve_solo(puzzle), optimum)
+    check_answer(puzzle, solve_solo(puzzle, method="portfolio"), optimum)
 
 
 # -- 3 and 4 turns: the two engines agree ----------------------------------------------------------
@@ -125,9 +128,11 @@ def test_search_and_cp_sat_agree(turns: int, seed: int) -> None:
     puzzle = deal_solo_puzzle(seed, turns=turns)
     by_search = search_solo(puzzle, time_limit=60)
     by_cp_sat = cp_sat_solo(puzzle, time_limit=60)
+    by_both = solve_solo(puzzle, method="portfolio", time_limit=60)
     assert by_search.best_score is not None
     check_answer(puzzle, by_search, by_search.best_score)
     check_answer(puzzle, by_cp_sat, by_search.best_score)
+    check_answer(puzzle, by_both, by_search.best_score)
 
 
 # -- the compiled rules and the bound -------------------------------------------------------------
@@ -180,7 +185,7 @@ def test_last_turn_in_closed_form_is_exact() -> None:
 # -- bounded and honest ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("method", ["search", "cp-sat", "auto"])
+@pytest.mark.parametrize("method", ["search", "cp-sat", "auto", "portfolio"])
 def test_a_full_game_past_the_time_limit_is_not_called_optimal(method: str) -> None:
     puzzle = deal_solo_puzzle(3)
     answer = solve_solo(puzzle, method=method, time_limit=0.5)  # type: ignore[arg-type]

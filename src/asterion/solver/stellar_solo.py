@@ -3,26 +3,29 @@
 rules/stellar.md, question 3. With the deck order known there is no chance left: a solo puzzle
 (:mod:`asterion.models.stellar_solo`) is a one-player optimization over ``turns`` compound turns
 (take a display card, play a hand card to one area, the forced second card to the other) and
-the final note. Two exact engines answer it:
+the final note. Two exact engines answer it, and a portfolio runs both:
 
 * **search** (:func:`search_solo`): depth-first branch and bound over the turns on a compact
   copy of the rules (cards as small integers, the telescope as bitmasks), with a transposition
-  table on a canonical position, an admissible upper bound on the final score, and the last
-  turn solved in closed form;
+  table on a canonical position, a quick admissible upper bound on the final score, near the
+  root the exact optimum of the *set relaxation* (:mod:`.stellar_solo_relax`: the cards to
+  come split freely between the areas), and the last turn solved in closed form;
 * **cp-sat** (:func:`cp_sat_solo`): one CP-SAT model of all the turns, the display and deck
   flow included (since the deck order is known, each display position at each turn can only
-  hold a few cards: its start card or one of the deck cards drawn so far).
+  hold a few cards: its start card or one of the deck cards drawn so far);
+* **portfolio** (:mod:`.stellar_solo_portfolio`): the two at once on two cores, CP-SAT
+  handing every plan it finds to the search.
 
 Either way the plan is replayed move by move through the rules engine
 (:func:`asterion.models.stellar.apply`) and scored by :func:`asterion.models.stellar.score`;
 an optimum is returned only if that score equals the value the solver claims (a plan found
 before the time limit must score at least the solver's objective).
 
-What is proven within a time limit (docs/benchmarks.md, 20 seeded deals per horizon, 10 s,
-one core): the search proves every 3-turn deal and most 4-turn ones; CP-SAT every deal up to
-5 turns and about half at 6 and 7 turns. Neither proves a whole 11-turn game in 10 s (nor in
-minutes); there the answer is the best plan found with the search's upper bound, typically
-10–20 % above it.
+What is proven within a time limit (docs/benchmarks.md, "Stellar solo", 8 seeded deals per
+horizon, 10 s): every 3- and 5-turn deal, most 7-turn deals by the portfolio (the set
+relaxation at the start is often the optimum itself, so a plan that reaches it ends the
+solve); no whole 11-turn game, where the answer is the best plan found with the proven
+bound.
 
 Conventions: turn ``k`` counts from 0; display positions are 0–4 internally (1–5 in
 :class:`~asterion.models.stellar.Turn`); slots are indices into the layout's sorted slot list;
@@ -38,6 +41,7 @@ the deck pointer at turn ``k`` is ``2k`` and the display is always full.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -60,11 +64,12 @@ from asterion.models.stellar import (
 from asterion.models.stellar_cards import FACE_DOWN_NUMBER, TYPES, ZERO_SIX
 from asterion.models.stellar_solo import DRAWS_PER_TURN, SoloPuzzle
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_solver
+from asterion.solver.stellar_solo_relax import Card, Position, relaxed_bound
 
-Method = Literal["auto", "search", "cp-sat"]
+Method = Literal["auto", "search", "cp-sat", "portfolio"]
 Expr: TypeAlias = "cp_model.LinearExpr | int"
 """A 0/1 or integer CP-SAT expression (a variable, a linear expression or a constant)."""
-METHODS: tuple[Method, ...] = ("auto", "search", "cp-sat")
+METHODS: tuple[Method, ...] = ("auto", "search", "cp-sat", "portfolio")
 
 SATELLITE = len(TYPES)
 """The kind index of a satellite (no type)."""
@@ -79,6 +84,13 @@ AUTO_SEARCH_TURNS = 3
 AUTO_SEARCH_NODES = 300
 """Beyond, the search's share in ``auto``: a node budget (not a time slice), so the plan CP-SAT
 starts from is the same on every machine."""
+RELAX_FROM_TURNS_LEFT = 3
+"""The search asks the set relaxation (:mod:`.stellar_solo_relax`) for a node's bound when at
+least this many turns are left (closer to the end, enumerating is cheaper: on 3-turn deals
+this threshold takes 0.96 s CPU for the 8 benchmark deals, 2 takes 1.47 s)."""
+RELAX_WORK_LIMIT = 5.0
+"""CP-SAT's deterministic time (about seconds, but the same on every machine, so the search
+stays deterministic) one relaxation may take; past it, CP-SAT's proven bound on it is used."""
 CHECK_EVERY = 256
 """Search nodes between two looks at the clock."""
 
@@ -153,7 +165,9 @@ def solve_solo(
     up to :data:`AUTO_SEARCH_TURNS` turns (where it is the faster prover); beyond, the search
     runs for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and CP-SAT,
     started from the search's best plan, gets the rest of the time; the answer keeps the
-    better plan and the lower of the two proven bounds. Within ``time_limit`` seconds the
+    better plan and the lower of the two proven bounds; ``"portfolio"``: the search and
+    CP-SAT at once on two threads (:mod:`.stellar_solo_portfolio`; the optimum is the same,
+    but which optimal plan comes back may depend on the race). Within ``time_limit`` seconds the
     answer is optimal; past it, the best plan found (feasible) or none (unknown), with a
     proven upper bound.
 
@@ -165,6 +179,11 @@ def solve_solo(
         return search_solo(puzzle, time_limit=time_limit)
     if method == "cp-sat":
         return cp_sat_solo(puzzle, time_limit=time_limit, seed=seed)
+    if method == "portfolio":
+        # Imported here: the portfolio module builds on this one.
+        from asterion.solver.stellar_solo_portfolio import portfolio_solo
+
+        return portfolio_solo(puzzle, time_limit=time_limit, seed=seed)
     if puzzle.turns <= AUTO_SEARCH_TURNS:
         return replace(search_solo(puzzle, time_limit=time_limit), method="auto")
     started = time.perf_counter()
@@ -209,7 +228,7 @@ def replay(puzzle: SoloPuzzle, plan: list[Move]) -> tuple[StellarState, int]:
     return state, score(state)[0].total
 
 
-def _certified(
+def certified(
     puzzle: SoloPuzzle, plan: list[Move], claimed: int, method: str
 ) -> tuple[StellarState, int]:
     """The plan's final position and engine score, which must equal what ``method`` claimed."""
@@ -551,10 +570,15 @@ class BranchAndBound:
       over the types shares the two budgets. Sections: the subsets of open sections that the
       pool's highest numbers can still beat at once; diversity: every missing type still in
       the pool, and few enough.
+    * **Set relaxation** (:meth:`relaxed`): while at least :data:`RELAX_FROM_TURNS_LEFT`
+      turns are left, a node the quick bound cannot cut gets the exact optimum of the cards
+      to come split freely between the areas (:mod:`.stellar_solo_relax`), cached by
+      position; the quick bound is its ceiling (each is admissible, so the lower holds).
     * **The last turn** is solved in closed form (:meth:`last_turn`): the telescope card's
       slot only matters through its section, so one slot per section is tried.
-    * **Ordering**: children by their upper bound, best first; a child whose bound does not
-      beat the incumbent is never entered.
+    * **Ordering**: children by their quick bound (capped by the parent's: the bound is not
+      monotone), best first; a child whose bound does not beat the incumbent is never
+      entered. Plans found elsewhere come in through :meth:`offer`.
     """
 
     def __init__(
@@ -574,6 +598,9 @@ class BranchAndBound:
         self._type_tables: dict[tuple[int, ...], list[tuple[int, int, tuple[int, ...]]]] = {}
         self._knapsacks: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._sections: dict[tuple[object, ...], int] = {}
+        self._relaxed: dict[Position, int] = {}
+        self._lock = threading.Lock()
+        self.relaxations = 0
         turns = compiled.turns
         self._drawable = tuple(
             sum(1 << card for card in compiled.deck[2 * k : 2 * turns - 1])
@@ -834,6 +861,36 @@ class BranchAndBound:
                 best = len(chosen)
         return best
 
+    def position(self, node: Node) -> Position:
+        """``node`` as the set relaxation (:mod:`.stellar_solo_relax`) sees it."""
+        c = self.c
+        pool = self.pool(node)
+        empty = c.all_slots & ~node.filled
+        left = c.turns - node.k
+        won, open_sections, spare = 0, [], 0
+        for j, (total, need) in enumerate(zip(node.sums, c.need, strict=True)):
+            room = (c.section_slots[j] & empty).bit_count()
+            if total >= need:
+                won += 1
+                spare += room
+            else:
+                open_sections.append((need - total, room))
+        return Position(
+            left=left,
+            pool=tuple(
+                Card(c.kind[i], c.number[i], c.telescope_number[i], c.card_stars[i])
+                for i in _bits(pool)
+            ),
+            stars=node.stars,
+            present=tuple(bool(slots) for slots in node.typed),
+            notebook=node.notebook,
+            satellites=node.satellites,
+            caps=tuple(min(left, self.reach(node.filled, node.typed[kind])) for kind in KINDS),
+            won=won,
+            open_sections=tuple(open_sections),
+            spare_room=spare,
+        )
+
     # -- the last turn -------------------------------------------------------------------------
 
     def last_turn(self, node: Node, ceiling: int) -> tuple[int, Step, int]:
@@ -882,9 +939,35 @@ class BranchAndBound:
             return value
         return self._visit(root, self.bound(root))
 
+    def _out_of_time(self) -> bool:
+        """Whether to stop (looking at the clock: a relaxation costs as much as many nodes)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    def relaxed(self, node: Node, ceiling: int) -> int:
+        """The set relaxation's bound at ``node`` (cached by position), at most ``ceiling``."""
+        position = self.position(node)
+        known = self._relaxed.get(position)
+        if known is None:
+            wall = None
+            if self.deadline is not None:
+                wall = max(0.01, self.deadline - time.perf_counter())
+            known = relaxed_bound(position, ceiling, work=RELAX_WORK_LIMIT, wall=wall)
+            self.relaxations += 1
+            self._relaxed[position] = known
+        return min(known, ceiling)
+
     def _improve(self, value: int, steps: list[Step], final: int) -> None:
         if value > self.best:
-            self.best, self.best_steps, self.best_final = value, list(steps), final
+            with self._lock:
+                if value > self.best:
+                    self.best_steps, self.best_final = list(steps), final
+                    self.best = value
+
+    def offer(self, value: int, steps: list[Step], final: int) -> None:
+        """A plan found elsewhere (another thread may call this): the incumbent if better."""
+        self._improve(value, steps, final)
 
     def _visit(self, node: Node, node_bound: int) -> int:
         """An upper bound on the best final score below ``node`` (exact if it beats the
@@ -907,9 +990,20 @@ class BranchAndBound:
         known = self.table.get(key)
         if known is not None and known <= self.best:
             return known
+        if (
+            c.turns - node.k >= RELAX_FROM_TURNS_LEFT
+            and node_bound > self.best
+            and not self._out_of_time()
+        ):
+            node_bound = min(node_bound, self.relaxed(node, node_bound))
+            if node_bound <= self.best:
+                self.table[key] = node_bound
+                return node_bound
+        # A child's bound may exceed its parent's (the bound is admissible, not monotone):
+        # the parent's caps it.
         children = sorted(
             (
-                (self.bound(child), i, step, child)
+                (min(node_bound, self.bound(child)), i, step, child)
                 for i, (step, child) in enumerate(c.children(node))
             ),
             key=lambda entry: (-entry[0], entry[1]),
@@ -975,7 +1069,7 @@ def search_solo(
             Status.UNKNOWN, None, [], bound, time.perf_counter() - started, "search", search.nodes
         )
     plan = search.c.to_moves(search.best_steps, search.best_final)
-    final, total = _certified(puzzle, plan, search.best, "search")
+    final, total = certified(puzzle, plan, search.best, "search")
     # Stopped early, the search may still have proven its plan best (bound reached).
     status = Status.OPTIMAL if not search.stopped or bound <= total else Status.FEASIBLE
     bound = total if status is Status.OPTIMAL else bound
@@ -1329,7 +1423,8 @@ class SoloModel:
         for kind in KINDS:
             model.add(sum(self.typed_at_end[kind]) >= 1).only_enforce_if(self.diverse)
         terms.append(DIVERSITY_BONUS * self.diverse)
-        model.maximize(sum(terms))
+        self.objective: Expr = sum(terms)
+        model.maximize(self.objective)
 
     # -- hints and extraction ------------------------------------------------------------------
 
@@ -1349,7 +1444,9 @@ class SoloModel:
         for i, var in self.final.items():
             self.model.add_hint(var, i == final)
 
-    def steps(self, solver: cp_model.CpSolver) -> tuple[list[Step], int]:
+    def steps(
+        self, solver: cp_model.CpSolver | cp_model.CpSolverSolutionCallback
+    ) -> tuple[list[Step], int]:
         c = self.c
         steps: list[Step] = []
         for k in range(self.turns):
