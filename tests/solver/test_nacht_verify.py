@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -580,3 +581,18 @@ def test_a_turned_copy_is_a_duplicate_when_tiles_turn() -> None:
     assert "T5" in message and "X" in message
     # Without rotations a turned copy is another tile: its lines are elsewhere.
     assert not messages(verify(replace(tileset, rotations=False), engine=ENGINE), "duplicate-tile")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12)), max_size=20))
+def test_constellation_parts_are_the_connected_components(edges: list[tuple[int, int]]) -> None:
+    # The verifier counts a constellation's parts with a small union-find (start-up time);
+    # networkx is the reference.
+    from asterion.solver.nacht_verify import _Parts
+
+    parts = _Parts()
+    graph: nx.Graph = nx.Graph()
+    for a, b in edges:
+        parts.join(a, b)
+        graph.add_edge(a, b)
+    assert parts.count() == nx.number_connected_components(graph)

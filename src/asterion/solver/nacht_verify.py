@@ -20,8 +20,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from typing import Any
 
-import networkx as nx
-
 from asterion.models.edges import Arrangement, Placement
 from asterion.models.nacht import (
     CORNERS,
@@ -353,7 +351,7 @@ def _label(tileset: TileSet, placement: Placement) -> str:
 def constellation_spans(tileset: TileSet, arrangement: Arrangement) -> tuple[Span, ...]:
     """Check 5's facts: per constellation, its tiles and the parts its lines fall into."""
     tiles: dict[str, list[str]] = defaultdict(list)
-    graphs: dict[str, nx.Graph] = defaultdict(nx.Graph)
+    parts: dict[str, _Parts] = defaultdict(_Parts)
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for r, row in enumerate(arrangement):
         for c, placed in enumerate(row):
@@ -366,16 +364,41 @@ def constellation_spans(tileset: TileSet, arrangement: Arrangement) -> tuple[Spa
                     global_point(p, (r, c), placed.turns, tileset.height) for p in (seg.a, seg.b)
                 ]
                 a, b = (_node(points[seg.constellation], p, tileset.tolerance) for p in ends)
-                graphs[seg.constellation].add_edge(a, b)
+                parts[seg.constellation].join(a, b)
     order = [c.abbr for c in tileset.constellations]
     return tuple(
         Span(
             name,
             tuple(sorted(tiles[name])),
-            nx.number_connected_components(graphs[name]) if name in graphs else 0,
+            parts[name].count() if name in parts else 0,
         )
         for name in sorted(tiles, key=lambda n: (order.index(n) if n in order else len(order), n))
     )
+
+
+class _Parts:
+    """The connected parts of a constellation's line ends, joined segment by segment.
+
+    A union-find of a few lines rather than a networkx graph: this is the only graph the
+    verifier needs, and loading networkx would take a third of the 0.5 s that
+    ``asterion nacht verify`` is allowed end to end (issue 4; benchmarks/bench_startup.py).
+    """
+
+    def __init__(self) -> None:
+        self.parent: dict[int, int] = {}
+
+    def root(self, node: int) -> int:
+        self.parent.setdefault(node, node)
+        while self.parent[node] != node:
+            self.parent[node] = self.parent[self.parent[node]]  # halve the path as we go
+            node = self.parent[node]
+        return node
+
+    def join(self, a: int, b: int) -> None:
+        self.parent[self.root(a)] = self.root(b)
+
+    def count(self) -> int:
+        return sum(1 for node in self.parent if self.root(node) == node)
 
 
 def _node(known: list[tuple[float, float]], point: tuple[float, float], tolerance: float) -> int:
