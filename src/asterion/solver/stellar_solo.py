@@ -599,6 +599,9 @@ class BranchAndBound:
         self._knapsacks: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._sections: dict[tuple[object, ...], int] = {}
         self._relaxed: dict[Position, int] = {}
+        # The first turn each deck card can be placed: deck[2k] as turn k's forced second
+        # card, deck[2k + 1] from the display after turn k.
+        self._comes_out = {card: (d + 1) // 2 for d, card in enumerate(compiled.deck)}
         self._lock = threading.Lock()
         self.relaxations = 0
         turns = compiled.turns
@@ -878,7 +881,13 @@ class BranchAndBound:
         return Position(
             left=left,
             pool=tuple(
-                Card(c.kind[i], c.number[i], c.telescope_number[i], c.card_stars[i])
+                Card(
+                    c.kind[i],
+                    c.number[i],
+                    c.telescope_number[i],
+                    c.card_stars[i],
+                    max(0, self._comes_out.get(i, 0) - node.k),
+                )
                 for i in _bits(pool)
             ),
             stars=node.stars,

@@ -4,9 +4,11 @@ split freely between the two areas (the *set relaxation*), solved exactly by CP-
 From a search node (:class:`~asterion.solver.stellar_solo.Node`) the remaining ``m`` turns
 place ``m`` cards in the telescope and ``m + 1`` in the notebook (the final note included),
 all from the *pool*: the hand, the display and the deck cards still to be drawn in time. The
-relaxation keeps exactly that, and the scoring, and forgets only how the cards flow (which
-card a turn can pair with which, the display positions, the order):
+relaxation keeps exactly that, and the scoring, and forgets most of how the cards flow (which
+card a turn can pair with which, the display positions):
 
+* timing: a deck card comes out in its turn, and each turn places one card in each area, so
+  the cards still ``t`` or more turns away fill at most the places of those turns;
 * telescope: ``m`` pool cards; each typed card face up (its stars count, at most as many per
   type as the empty slots the type can still reach) or face down (no type, number 3); each
   card lies in one section, at most as many as the section's empty slots;
@@ -51,6 +53,8 @@ class Card:
     number: int
     telescope_number: int
     stars: int
+    ready: int = 0
+    """Turns from now before the card can be placed (a deck card comes out in its turn)."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +118,21 @@ class _Relaxation:
                 model.add(self.up[i] <= self.scope[i])
         model.add(sum(self.scope) == position.left)
         model.add(sum(self.note) == position.left + 1)
+        self._add_timing()
         terms = [*self._type_points(), *self._section_points(), self._diversity_points()]
         self.objective = sum(terms)
         model.maximize(self.objective)
+
+    def _add_timing(self) -> None:
+        """Each turn places one card in each area (the notebook one more at the end): the
+        cards that come out ``t`` or more turns from now fill at most the areas' places in
+        those turns."""
+        p, model = self.p, self.model
+        for t in range(1, p.left):
+            late = [i for i, card in enumerate(p.pool) if card.ready >= t]
+            if late:
+                model.add(sum(self.scope[i] for i in late) <= p.left - t)
+                model.add(sum(self.note[i] for i in late) <= p.left - t + 1)
 
     def _face_up_of(self, kind: int) -> list[tuple[int, cp_model.IntVar]]:
         return [(i, var) for i, var in self.up.items() if self.p.pool[i].kind == kind]
