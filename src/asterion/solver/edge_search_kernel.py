@@ -25,6 +25,9 @@ the used word, the key, the count and a stamp; rows stamped otherwise count as e
 ``state`` = [depth, count, nodes, outcome, used word, floor]: the search never backs up above
 ``floor`` (a subtree below a fixed prefix, for splitting the work), and a ``leaf`` depth below
 the grid's size counts partial placements instead of arrangements (to list the prefixes).
+
+:func:`estimate_nodes` estimates the size of the same search's tree by random probes (Knuth),
+to choose the variant that counts fastest.
 """
 
 from __future__ import annotations
