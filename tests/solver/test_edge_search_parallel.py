@@ -27,6 +27,13 @@ from asterion.solver.result import Status
 
 ALL = 10**9
 
+
+@pytest.fixture(autouse=True)
+def always_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These puzzles are small enough to be counted whole at once; split them all the same."""
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1)
+
+
 PUZZLES: dict[str, EdgeProblem] = {
     "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
     "4x4 fixed s2": generate(4, 4, 1, 2, seed=2, rotations=False),
@@ -184,3 +191,33 @@ def test_chosen_variant_counts_the_same(name: str) -> None:
     fixed = search_arrangements(problem, count_limit=ALL, threads=2)
     assert (auto.count, auto.complete) == (fixed.count, True)
     assert f"variant={chosen} chosen by estimated tree size" in auto.notes[0]
+
+
+def test_small_counts_are_not_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1 << 16)
+    problem = PUZZLES["4x4 2/3 s0"]
+    whole = search_arrangements(problem, count_limit=ALL, keep=5, threads=2)
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1)
+    split = search_arrangements(problem, count_limit=ALL, keep=5, threads=2)
+    assert "not split" in whole.notes[0] and "subtrees" in split.notes[0]
+    assert (whole.count, whole.solutions) == (split.count, split.solutions)
+
+
+@pytest.mark.parametrize("order", edge_search.ORDERS)
+@pytest.mark.parametrize(("width", "height"), [(2, 2), (3, 4), (5, 5), (4, 7)])
+def test_frontier_is_every_placed_side_facing_an_empty_cell(
+    order: str, width: int, height: int
+) -> None:
+    for start in edge_search.CORNERS:
+        cells = edge_search.cell_order(width, height, order, start)
+        position = {cell: i for i, cell in enumerate(cells)}
+        expected = [
+            [
+                (r * width + c) * 4 + side
+                for r, c in cells[:d]
+                for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1)))
+                if position.get((r + dr, c + dc), -1) >= d
+            ]
+            for d in range(len(cells))
+        ]
+        assert edge_search._frontier_lists(width, cells) == expected

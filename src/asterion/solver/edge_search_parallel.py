@@ -35,7 +35,12 @@ TASKS = 32
 """Prefixes are listed to at least this many (whatever the threads: the tasks, hence the
 placements made, are the same on any number), so that no thread idles long at the end
 (subtrees differ in size by orders of magnitude)."""
-MAX_PREFIXES = 100_000
+QUICK_STEPS = 1 << 16
+"""A count is first tried whole on one thread for this many steps (a few milliseconds): small
+searches (uniqueness proofs of puzzles) are not worth a split."""
+MAX_PREFIXES = 4096
+"""A depth with more placements than this is not listed (the shallower one is split).
+"""
 
 
 def default_threads() -> int:
@@ -117,7 +122,13 @@ def count_split(
     """
     cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
     tables = search.build_tables(problem, cells, variant.pinned)
+    whole = search.Run(problem, variant, count_limit, keep, tables, search.new_memo())
+    whole.advance(QUICK_STEPS)
+    if whole.outcome != RUNNING:  # small enough for one thread: no split
+        kept = whole.kept[: min(whole.count, keep)]
+        return Tally(variant, tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
     prefixes, depth, nodes = list_prefixes(problem, tables, variant, TASKS)
+    nodes += whole.nodes  # the first try's, given up (the same on any number of threads)
     if len(prefixes) == 0:
         return Tally(variant, tables, outcome=EXHAUSTED, nodes=nodes)
     board = _Board(len(prefixes), count_limit)
