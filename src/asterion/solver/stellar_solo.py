@@ -41,9 +41,8 @@ the deck pointer at turn ``k`` is ``2k`` and the display is always full.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, NamedTuple, TypeAlias
@@ -599,10 +598,11 @@ class BranchAndBound:
         self._knapsacks: dict[tuple[object, ...], tuple[int, int | None]] = {}
         self._sections: dict[tuple[object, ...], int] = {}
         self._relaxed: dict[Position, int] = {}
+        self.inbox: Callable[[BranchAndBound], bool] | None = None
+        """Polled while searching: offers outside plans, returns whether to stop."""
         # The first turn each deck card can be placed: deck[2k] as turn k's forced second
         # card, deck[2k + 1] from the display after turn k.
         self._comes_out = {card: (d + 1) // 2 for d, card in enumerate(compiled.deck)}
-        self._lock = threading.Lock()
         self.relaxations = 0
         turns = compiled.turns
         self._drawable = tuple(
@@ -949,8 +949,12 @@ class BranchAndBound:
         return self._visit(root, self.bound(root))
 
     def _out_of_time(self) -> bool:
-        """Whether to stop (looking at the clock: a relaxation costs as much as many nodes)."""
+        """Whether to stop: past the deadline, or told so by :attr:`inbox` (which also hands
+        over plans found elsewhere). Asked every :data:`CHECK_EVERY` nodes and before each
+        relaxation (one costs as much as many nodes)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.stopped = True
+        if self.inbox is not None and self.inbox(self):
             self.stopped = True
         return self.stopped
 
@@ -969,13 +973,10 @@ class BranchAndBound:
 
     def _improve(self, value: int, steps: list[Step], final: int) -> None:
         if value > self.best:
-            with self._lock:
-                if value > self.best:
-                    self.best_steps, self.best_final = list(steps), final
-                    self.best = value
+            self.best, self.best_steps, self.best_final = value, list(steps), final
 
     def offer(self, value: int, steps: list[Step], final: int) -> None:
-        """A plan found elsewhere (another thread may call this): the incumbent if better."""
+        """A plan found elsewhere (scoring ``value``): the incumbent if better."""
         self._improve(value, steps, final)
 
     def _visit(self, node: Node, node_bound: int) -> int:
@@ -984,8 +985,8 @@ class BranchAndBound:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             self.stopped = True
-        if self.nodes % CHECK_EVERY == 0 and self.deadline is not None:
-            self.stopped = self.stopped or time.perf_counter() > self.deadline
+        if self.nodes % CHECK_EVERY == 0:
+            self._out_of_time()
         if self.stopped:
             return node_bound
         c = self.c
