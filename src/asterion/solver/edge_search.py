@@ -658,7 +658,8 @@ def search_arrangements(
         ``count_limit`` is 1, else run ``variant`` alone (counting needs the whole space once).
     variant : Variant or None
         The search run when not racing (row by row from the north-west corner by default);
-        None: the :func:`counting_variant`, chosen by the estimated size of its tree.
+        None: the :func:`counting_variant`, chosen by the estimated size of its tree (once
+        the default one has not finished within a few milliseconds).
     threads : int or None
         Threads to search on (None: the cores this process may use, up to 8). Counting splits
         the search into subtrees, restarts are shared out; the count, the status and the
@@ -690,15 +691,11 @@ def search_arrangements(
         )
 
     racing = count_limit == 1 if race is None else race
-    chosen = " chosen by estimated tree size" if variant is None and not racing else ""
-    if variant is None:
-        variant = Variant() if racing else counting_variant(problem)
-    variants = race_variants(problem) if racing else [variant]
     deadline = began + time_limit
     restarts = parallel.Restarts(threads)
     winner: Run | parallel.Tally | None = None
     if racing:
-        runs = [Run(problem, v, count_limit, keep) for v in variants]
+        runs = [Run(problem, v, count_limit, keep) for v in race_variants(problem)]
         if count_limit == 1:
             winner = restarts.run(problem, runs, keep, began + RESTART_SHARE * time_limit)
         winner = winner or _race(runs, deadline)
@@ -726,9 +723,11 @@ def search_arrangements(
         how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
     thread_cpu = restarts.thread_cpu
     if isinstance(winner, parallel.Tally):
-        how = f"{chosen} (split into {winner.tasks} subtrees on {threads} threads)"
+        how = f" (split into {winner.tasks} subtrees on {threads} threads)"
+        if variant is None:
+            how = " chosen by estimated tree size" + how
         if winner.tasks == 1:
-            how = f"{chosen} (small: not split)"
+            how = " (small: not split)"
         thread_cpu = winner.thread_cpu
     notes: tuple[str, ...] = (
         f"variant={winner.variant}" + how,

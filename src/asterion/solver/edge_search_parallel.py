@@ -35,8 +35,8 @@ TASKS = 32
 """Prefixes are listed to at least this many (whatever the threads: the tasks, hence the
 placements made, are the same on any number), so that no thread idles long at the end
 (subtrees differ in size by orders of magnitude)."""
-QUICK_STEPS = 1 << 16
-"""A count is first tried whole on one thread for this many steps (a few milliseconds): small
+QUICK_STEPS = 1 << 18
+"""A count is first tried whole on one thread for this many steps (some 10 ms): small
 searches (uniqueness proofs of puzzles) are not worth a split."""
 MAX_PREFIXES = 4096
 """A depth with more placements than this is not listed (the shallower one is split).
@@ -107,7 +107,7 @@ def list_prefixes(
 
 def count_split(
     problem: EdgeProblem,
-    variant: search.Variant,
+    variant: search.Variant | None,
     count_limit: int,
     keep: int,
     deadline: float,
@@ -119,14 +119,21 @@ def count_split(
     per thread, stamped per task), so the placements made, and not only the count, are
     the same on one thread or many: the count limit is applied in task order, the task that
     reaches it searched again with what is left of the limit.
+
+    First the whole search is tried on one thread for :data:`QUICK_STEPS` (``variant`` None:
+    the default one), and only if that does not finish is it split (``variant`` None: the
+    :func:`~asterion.solver.edge_search.counting_variant`'s, chosen then).
     """
-    cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
-    tables = search.build_tables(problem, cells, variant.pinned)
-    whole = search.Run(problem, variant, count_limit, keep, tables, search.new_memo())
+    tried = search.Variant() if variant is None else variant
+    whole = search.Run(problem, tried, count_limit, keep, memo=search.new_memo())
     whole.advance(QUICK_STEPS)
     if whole.outcome != RUNNING:  # small enough for one thread: no split
         kept = whole.kept[: min(whole.count, keep)]
-        return Tally(variant, tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
+        tables = whole.tables
+        return Tally(tried, tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
+    variant = search.counting_variant(problem) if variant is None else variant
+    cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
+    tables = search.build_tables(problem, cells, variant.pinned)
     prefixes, depth, nodes = list_prefixes(problem, tables, variant, TASKS)
     nodes += whole.nodes  # the first try's, given up (the same on any number of threads)
     if len(prefixes) == 0:
