@@ -204,6 +204,25 @@ class Tables:
     memo_at: IntArray  # [position] 1 where the memo may key on the frontier
     bits: int  # bits per color in a memo key
 
+    def loop_tables(self) -> kernel.LoopTables:
+        """The arrays the compiled loops read, in their order."""
+        return (
+            self.colors,
+            self.piece,
+            self.facing,
+            self.candidates,
+            self.cand_piece,
+            self.seg_start,
+            self.seg_len,
+            self.cell,
+            self.base,
+            self.keyed,
+            self.stride,
+            self.extra,
+            self.pin,
+            self.ban,
+        )
+
 
 def _mate_table(problem: EdgeProblem) -> list[int]:
     top = max((max(p) for p in problem.pieces), default=0)
@@ -501,20 +520,7 @@ class Run:
     def advance(self, budget: int) -> None:
         t = self.tables
         kernel.search_slice(
-            t.colors,
-            t.piece,
-            t.facing,
-            t.candidates,
-            t.cand_piece,
-            t.seg_start,
-            t.seg_len,
-            t.cell,
-            t.base,
-            t.keyed,
-            t.stride,
-            t.extra,
-            t.pin,
-            t.ban,
+            t.loop_tables(),
             t.forbid,
             self.small,
             self.memo_at,
@@ -595,20 +601,7 @@ def estimated_nodes(problem: EdgeProblem, variant: Variant, probes: int = ESTIMA
     t = build_tables(problem, cells, variant.pinned)
     return float(
         kernel.estimate_nodes(
-            t.colors,
-            t.piece,
-            t.facing,
-            t.candidates,
-            t.cand_piece,
-            t.seg_start,
-            t.seg_len,
-            t.cell,
-            t.base,
-            t.keyed,
-            t.stride,
-            t.extra,
-            t.pin,
-            t.ban,
+            t.loop_tables(),
             probes,
             ESTIMATE_SEED,
         )

@@ -57,6 +57,10 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
+LoopTables = tuple[Any, ...]
+"""The tables both loops read, in this order: colors, piece, facing, candidates, cand_piece,
+seg_start, seg_len (by oriented piece or key); cell, base, keyed, stride, extra, pin, ban (by
+position). See ``edge_search.Tables``."""
 
 RUNNING, EXHAUSTED, LIMIT = 0, 1, 2
 DEPTH, COUNT, NODES, OUTCOME, USED, FLOOR = range(6)
@@ -96,20 +100,7 @@ def memo_slot(memo: LongArray, used: int, key: int, stamp: int) -> int:
 
 @_compiled
 def search_slice(
-    colors: IntArray,
-    piece: IntArray,
-    facing: IntArray,
-    candidates: IntArray,
-    cand_piece: IntArray,
-    seg_start: IntArray,
-    seg_len: IntArray,
-    cell: IntArray,
-    base: IntArray,
-    keyed: IntArray,
-    stride: int,
-    extra: IntArray,
-    pin: IntArray,
-    ban: IntArray,
+    tables: LoopTables,
     forbid: LongArray,
     small: bool,
     memo_at: IntArray,
@@ -135,6 +126,8 @@ def search_slice(
     are neighbour sides as ``cell * 4 + side to read`` (-1 = border or none): two keyed, up to
     three more checked in the loop, each against this piece's side ``(side to read + 2) % 4``.
     """
+    (colors, piece, facing, candidates, cand_piece, seg_start, seg_len) = tables[:7]
+    (cell, base, keyed, stride, extra, pin, ban) = tables[7:]
     keep = kept.shape[0]
     depth = state[DEPTH]
     count = state[COUNT]
@@ -171,6 +164,7 @@ def search_slice(
                         break
                     continue
                 entry[depth] = count
+            # _segment() written out: as a call (even inlined by numba) the loop ran 25 % slower
             c1 = 0
             where = keyed[depth, 0]
             if where >= 0:
@@ -235,6 +229,22 @@ def search_slice(
 
 
 @_compiled
+def _segment(
+    depth: int, keyed: IntArray, facing: IntArray, placed: IntArray, base: IntArray, stride: int
+) -> int:
+    """The candidate list of a position: its kind's, under the colors its keyed sides need."""
+    c1 = 0
+    where = keyed[depth, 0]
+    if where >= 0:
+        c1 = facing[placed[where >> 2], where & 3]
+    c2 = 0
+    where = keyed[depth, 1]
+    if stride > 1 and where >= 0:
+        c2 = facing[placed[where >> 2], where & 3]
+    return int(base[depth] + c1 * stride + c2)
+
+
+@_compiled
 def _fits(
     o: int, colors: IntArray, facing: IntArray, placed: IntArray, extra: IntArray, depth: int
 ) -> bool:
@@ -261,20 +271,7 @@ def _remember(memo: LongArray, used: int, key: int, stamp: int, count: int) -> N
 
 @_compiled
 def estimate_nodes(
-    colors: IntArray,
-    piece: IntArray,
-    facing: IntArray,
-    candidates: IntArray,
-    cand_piece: IntArray,
-    seg_start: IntArray,
-    seg_len: IntArray,
-    cell: IntArray,
-    base: IntArray,
-    keyed: IntArray,
-    stride: int,
-    extra: IntArray,
-    pin: IntArray,
-    ban: IntArray,
+    tables: LoopTables,
     probes: int,
     seed: int,
 ) -> float:
@@ -284,6 +281,8 @@ def estimate_nodes(
     A probe walks from the root taking one fitting unused piece at random (a xorshift
     generator seeded with ``seed``: the same estimate every time) until it is stuck or full.
     """
+    (colors, piece, facing, candidates, cand_piece, seg_start, seg_len) = tables[:7]
+    (cell, base, keyed, stride, extra, pin, ban) = tables[7:]
     n = cell.shape[0]
     placed = np.full(n, -1, dtype=np.int32)
     used = np.zeros(piece.max() + 1, dtype=np.int32)
@@ -295,15 +294,7 @@ def estimate_nodes(
         used[:] = 0
         weight = 1.0
         for depth in range(n):
-            c1 = 0
-            where = keyed[depth, 0]
-            if where >= 0:
-                c1 = facing[placed[where >> 2], where & 3]
-            c2 = 0
-            where = keyed[depth, 1]
-            if stride > 1 and where >= 0:
-                c2 = facing[placed[where >> 2], where & 3]
-            key = base[depth] + c1 * stride + c2
+            key = _segment(depth, keyed, facing, placed, base, stride)
             m = 0
             for i in range(seg_start[key], seg_start[key] + seg_len[key]):
                 p = cand_piece[i]
