@@ -13,7 +13,14 @@ from test_stellar_solo import HAND_WORKED, SOURCE
 
 from asterion.models.stellar_solo import deal_solo_puzzle, solo_puzzle_from_data
 from asterion.solver.result import Status
-from asterion.solver.stellar_solo import BranchAndBound, Compiled, Node, cp_sat_solo, replay
+from asterion.solver.stellar_solo import (
+    BranchAndBound,
+    Compiled,
+    Node,
+    cp_sat_solo,
+    replay,
+    search_solo,
+)
 from asterion.solver.stellar_solo_portfolio import portfolio_solo
 from asterion.solver.stellar_solo_relax import relaxed_bound
 
@@ -65,3 +72,14 @@ def test_portfolio_agrees_with_cp_sat_on_a_five_turn_deal() -> None:
     assert replay(puzzle, answer.plan)[1] == answer.best_score
     alone = cp_sat_solo(puzzle, time_limit=60)
     assert alone.status is Status.OPTIMAL and alone.best_score == answer.best_score
+
+
+def test_cp_sat_capped_by_a_proven_bound_keeps_the_optimum() -> None:
+    # What "auto" does: CP-SAT capped by the search's bound; with the optimum as the cap it
+    # must still find and prove the optimum (found by the search, uncapped).
+    puzzle = deal_solo_puzzle(1, turns=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert optimum is not None
+    capped = cp_sat_solo(puzzle, time_limit=60, ceiling=optimum)
+    assert capped.status is Status.OPTIMAL and capped.best_score == capped.bound == optimum
+    assert replay(puzzle, capped.plan)[1] == optimum

@@ -160,15 +160,15 @@ def solve_solo(
     """The maximum final score of ``puzzle`` and a plan reaching it.
 
     ``method``: ``"search"`` (exact branch and bound, deterministic, ``seed`` unused),
-    ``"cp-sat"`` (one worker, ``seed`` is its random seed), or ``"auto"``: the search alone
-    up to :data:`AUTO_SEARCH_TURNS` turns (where it is the faster prover); beyond, the search
-    runs for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and CP-SAT,
-    started from the search's best plan, gets the rest of the time; the answer keeps the
-    better plan and the lower of the two proven bounds; ``"portfolio"``: the search and
-    CP-SAT at once on two threads (:mod:`.stellar_solo_portfolio`; the optimum is the same,
-    but which optimal plan comes back may depend on the race). Within ``time_limit`` seconds the
-    answer is optimal; past it, the best plan found (feasible) or none (unknown), with a
-    proven upper bound.
+    ``"cp-sat"`` (one worker, ``seed`` is its random seed), ``"auto"``: the search alone up to
+    :data:`AUTO_SEARCH_TURNS` turns (where it is the faster prover); beyond, the search runs
+    for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and CP-SAT,
+    started from the search's best plan and capped by its proven bound, gets the rest of the
+    time; the answer keeps the better plan and the lower of the two proven bounds. Or
+    ``"portfolio"``: the search and CP-SAT at once on two processes
+    (:mod:`.stellar_solo_portfolio`; the optimum is the same, but which optimal plan comes
+    back may depend on the race). Within ``time_limit`` seconds the answer is optimal; past
+    it, the best plan found (feasible) or none (unknown), with a proven upper bound.
 
     :raises ValueError: for an unknown method.
     """
@@ -190,7 +190,9 @@ def solve_solo(
     if first.status is Status.OPTIMAL:
         return replace(first, method="auto", wall_time=time.perf_counter() - started)
     rest = max(0.0, time_limit - (time.perf_counter() - started))
-    second = cp_sat_solo(puzzle, time_limit=rest, seed=seed, hint=first.plan or None)
+    second = cp_sat_solo(
+        puzzle, time_limit=rest, seed=seed, hint=first.plan or None, ceiling=first.bound
+    )
     bounds = [b for b in (first.bound, second.bound) if b is not None]
     bound = min(bounds) if bounds else None
     best = max((first, second), key=lambda answer: answer.best_score or -1)
@@ -1481,14 +1483,18 @@ def cp_sat_solo(
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: int = 0,
     hint: list[Move] | None = None,
+    ceiling: int | None = None,
 ) -> SoloAnswer:
     """The optimum by CP-SAT over all the turns (:class:`SoloModel`), certified; ``hint`` is
-    a plan (legal, from the start) to start from."""
+    a plan (legal, from the start) to start from; ``ceiling`` a proven upper bound on the
+    optimum (from the search): a plan that reaches it is optimal, so CP-SAT stops there."""
     started = time.perf_counter()
     compiled = Compiled(puzzle)
     built = SoloModel(compiled)
     if hint:
         built.add_hint(compiled.to_steps(hint))
+    if ceiling is not None:
+        built.model.add(built.objective <= ceiling)
     solver = make_solver(time_limit, seed)
     solver.parameters.linearization_level = LINEARIZATION_LEVEL
     status = cp_status(solver.solve(built.model))
