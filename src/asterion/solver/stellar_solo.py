@@ -1002,9 +1002,12 @@ class BranchAndBound:
         known = self.table.get(key)
         if known is not None and known <= self.best:
             return known
+        # The relaxation only cuts against an incumbent: before the first plan it is asked
+        # at the root alone (for the bound the answer reports).
         if (
             c.turns - node.k >= RELAX_FROM_TURNS_LEFT
             and node_bound > self.best
+            and (self.best >= 0 or node.k == 0)
             and not self._out_of_time()
         ):
             node_bound = min(node_bound, self.relaxed(node, node_bound))
@@ -1499,7 +1502,9 @@ def cp_sat_solo(
     solver.parameters.linearization_level = LINEARIZATION_LEVEL
     status = cp_status(solver.solve(built.model))
     elapsed = time.perf_counter() - started
-    bound = None if status is Status.INFEASIBLE else int(solver.best_objective_bound + 1e-6)
+    # CP-SAT's bound means something only once it has a solution: stopped before one, it can
+    # read 0 (measured on an 11-turn deal with a tiny limit).
+    bound = int(solver.best_objective_bound + 1e-6) if status.has_value else None
     if not status.has_value:
         return SoloAnswer(status, None, [], bound, elapsed, "cp-sat", solver.num_branches)
     steps, last_note = built.steps(solver)

@@ -25,6 +25,7 @@ Measured on 7-turn deals (docs/benchmarks.md) it is often the optimum itself.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -63,8 +64,9 @@ class Position:
 
     ``notebook`` per type: bits 1–5 its numbers, 256 × its 0/6 cards; ``satellites``: noted
     satellites by number; ``caps``: per type, the face-up cards it can still get;
-    ``open_sections``: (deficit, empty slots) of each section not yet beaten; ``rooms``: empty
-    slots of every section (cards in beaten sections score nothing there).
+    ``won``: sections already beaten; ``open_sections``: (deficit, empty slots) of each
+    section not yet beaten; ``spare_room``: the empty slots of the beaten sections (a card
+    there counts for no section).
     """
 
     left: int
@@ -97,7 +99,11 @@ def relaxed_bound(
         return ceiling
     if status == cp_model.OPTIMAL:
         return round(solver.objective_value)
-    return min(ceiling, int(solver.best_objective_bound + 1e-6))
+    if status != cp_model.FEASIBLE:
+        # Stopped before a first solution, CP-SAT's bound can read 0: no information.
+        return ceiling
+    bound = solver.best_objective_bound
+    return min(ceiling, int(bound + 1e-6)) if math.isfinite(bound) else ceiling
 
 
 class _Relaxation:
