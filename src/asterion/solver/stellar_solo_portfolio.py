@@ -35,6 +35,7 @@ from asterion.solver.stellar_solo import (
     SoloAnswer,
     SoloModel,
     certified,
+    replay,
 )
 
 JOIN_SECONDS = 2.0
@@ -42,7 +43,9 @@ JOIN_SECONDS = 2.0
 
 
 class _PlanFeed(cp_model.CpSolverSolutionCallback):
-    """Sends each CP-SAT plan to the search: ``("plan", value, steps, final)``."""
+    """Sends each CP-SAT plan to the search: ``("plan", score, steps, final)``, the score by
+    the rules engine (before CP-SAT's last word, its objective may count less than the plan
+    scores: a section beaten but not claimed)."""
 
     def __init__(self, built: SoloModel, outbox: Any):
         super().__init__()
@@ -51,7 +54,9 @@ class _PlanFeed(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         steps, final = self.built.steps(self)
-        self.outbox.put(("plan", round(self.objective_value), steps, final))
+        compiled = self.built.c
+        total = replay(compiled.puzzle, compiled.to_moves(steps, final))[1]
+        self.outbox.put(("plan", total, steps, final))
 
 
 def _cp_sat_side(
