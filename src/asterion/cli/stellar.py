@@ -175,7 +175,13 @@ def solve(
         Path | None,
         typer.Argument(metavar="PUZZLE", help="A solo puzzle JSON file (default: a seeded deal)."),
     ] = None,
-    method: Annotated[str, typer.Option(help="auto, search or cp-sat.")] = "auto",
+    method: Annotated[
+        str,
+        typer.Option(
+            help="auto (deterministic, one core), search, cp-sat, or portfolio (search and "
+            "CP-SAT side by side on two cores; an optimal plan, not always the same one)."
+        ),
+    ] = "auto",
     deal: Annotated[int, typer.Option(help="Seed of the deal when no PUZZLE is given.")] = 1,
     time_limit: Annotated[
         float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
@@ -190,7 +196,7 @@ def solve(
     Exit status 0 solved (optimal or a plan found), 3 unknown within the time limit.
     """
     if method not in METHODS:
-        raise InputError(f"unknown method {method!r} (expected auto, search or cp-sat)")
+        raise InputError(f"unknown method {method!r} (expected {', '.join(METHODS)})")
     deck: Deck | None = load_deck(deck_file) if deck_file is not None else None
     puzzle = (
         deal_solo_puzzle(deal, deck=deck)
