@@ -38,8 +38,8 @@ from asterion.models.edges import (
     check_arrangement,
     turn,
 )
-from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, make_solver
+from asterion.solver.edge_result import EdgeSearchResult, edge_status
+from asterion.solver.result import DEFAULT_TIME_LIMIT, make_solver
 
 
 class _Model:
@@ -131,12 +131,7 @@ def cp_arrangements(
     code = solver.solve(model.model, collector)
     reached = collector.count >= count_limit
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not (reached and count_limit > 1)
-    if reached or (complete and collector.count > 0):
-        status = Status.OPTIMAL
-    elif complete:
-        status = Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if collector.count else Status.UNKNOWN
+    status = edge_status(collector.count, reached=reached, exhausted=complete)
     for arrangement in collector.solutions:
         mismatches = check_arrangement(problem, arrangement)
         if mismatches:

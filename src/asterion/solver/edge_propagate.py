@@ -41,8 +41,8 @@ from asterion.models.edges import (
     check_arrangement,
     turn,
 )
-from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
+from asterion.solver.edge_result import EdgeSearchResult, edge_status
+from asterion.solver.result import DEFAULT_TIME_LIMIT
 
 Option = tuple[int, int, tuple[int, int, int, int]]
 """A candidate for a cell: piece, quarter turns, and the colors it then shows (N, E, S, W)."""
@@ -164,12 +164,7 @@ def propagate_arrangements(
             search.run(domains)
     reached = search.count >= count_limit
     complete = not search.stopped_by_limit and not reached
-    if reached or (complete and search.count):
-        status = Status.OPTIMAL
-    elif complete:
-        status = Status.INFEASIBLE
-    else:
-        status = Status.FEASIBLE if search.count else Status.UNKNOWN
+    status = edge_status(search.count, reached=reached, exhausted=complete)
     return EdgeSearchResult(
         status=status,
         count=search.count,

@@ -28,3 +28,14 @@ class EdgeSearchResult:
     wall_time: float = 0.0
     engine: str = ""
     notes: tuple[str, ...] = ()
+
+
+def edge_status(count: int, *, reached: bool, exhausted: bool) -> Status:
+    """The status every engine reports (see :class:`EdgeSearchResult`): the count limit
+    ``reached`` or the space ``exhausted`` answers the question; a clock or budget stop never
+    says "no"."""
+    if reached or (exhausted and count):
+        return Status.OPTIMAL
+    if exhausted:
+        return Status.INFEASIBLE
+    return Status.FEASIBLE if count else Status.UNKNOWN

@@ -66,7 +66,7 @@ from asterion.models.edges import (
     turn,
 )
 from asterion.solver import edge_search_kernel as kernel
-from asterion.solver.edge_result import EdgeSearchResult
+from asterion.solver.edge_result import EdgeSearchResult, edge_status
 from asterion.solver.edge_search_kernel import EXHAUSTED, HAVE_NUMBA, LIMIT, RUNNING
 from asterion.solver.result import Status
 
@@ -705,12 +705,7 @@ def search_arrangements(
         if mismatches:
             raise RuntimeError(f"search produced an invalid arrangement: {mismatches[0]}")
     count, outcome = winner.count, winner.outcome
-    if outcome == EXHAUSTED:
-        status = Status.OPTIMAL if count else Status.INFEASIBLE
-    elif outcome == LIMIT:
-        status = Status.OPTIMAL
-    else:
-        status = Status.FEASIBLE if count else Status.UNKNOWN
+    status = edge_status(count, reached=outcome == LIMIT, exhausted=outcome == EXHAUSTED)
     how = f" (first of {len(runs)} raced)" if racing else ""
     if racing and winner not in runs:
         how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
