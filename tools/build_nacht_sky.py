@@ -2,34 +2,34 @@
 ``src/asterion/data/nacht_chart.json`` (the chart) and ``nacht_sky.json`` (its 5 x 5 tiles).
 
 The seed's facts: one picture of 5 x 5 tiles showing 14 constellations, Orion spanning 5 tiles
-and Cancer 2. This script searches the real sky for a viewport that gives them.
+and Cancer 2. This script searches the real sky for a viewport that gives them, every
+constellation in it whole.
 
-* Stars: the chosen stars of the 88 IAU constellations in ``sky.json`` (tools/build_sky.py).
+* Stars: the *picture stars* of the 88 IAU constellations in ``sky.json`` (tools/build_sky.py:
+  every star of Hp <= 4.5, at least the 3 brightest). A card has room for 8 stars at most; a
+  picture 5 tiles wide has room for the whole figure, and a figure of the brightest 8 stars is
+  too small for Orion to cover 5 tiles where 14 whole constellations fit (docs/data.md).
 * Projection: gnomonic around the viewport's centre (RA0, Dec0), x west (east on the left, as
   the sky is seen), y north, in degrees of the tangent plane, then turned by ``angle``
   counter-clockwise. The viewport is the square of side ``side`` degrees centred on (0, 0).
-* Constellations: a constellation is shown with its stars that lie inside the viewport (by at
-  least :data:`EDGE_MARGIN` of a tile), when at least :data:`MIN_SHOWN` of them do; it is
-  *whole* when all its chosen stars do. A printed line cannot leave the sky (N3), so a
-  constellation the edge cuts shows only its stars inside. Lines: the minimum spanning tree of
-  the shown stars in the chart plane (the packages give no stick figures).
-* Why not 14 whole constellations: in the real sky a square that holds Orion on 5 tiles is at
-  most about 60 degrees wide (a tile under 12 degrees), and such a square holds at most about 6
-  whole constellations; 14 whole ones need a square over 100 degrees wide, where Orion covers at
-  most 4 tiles. The search keeps the seed's counts (14 shown, Orion 5, Cancer 2, both whole) and
-  makes as many of the 14 whole as it can.
+* Constellations: the picture draws a constellation when it is *whole*, all its picture stars
+  inside the viewport (by at least :data:`EDGE_MARGIN` of a tile); one the edge cuts is left
+  out, since a printed line cannot leave the sky (N3) and the seed's sky shows whole
+  constellations. Lines: the minimum spanning tree of the stars in the chart plane (the
+  packages give no stick figures).
 * Search: centre RA0 over :data:`RA_GRID`, Dec0 over :data:`DEC_GRID`, ``side`` over
   :data:`SIDE_GRID`, ``angle`` over :data:`ANGLE_GRID`. Checks, cheapest first: exactly 14
-  shown including Orion and Cancer whole; cut into 5 x 5 tiles, Orion on 5 tiles and Cancer on
-  2; no two tiles with the same chamfers and side fragments (they could swap); then ``verify``:
-  consistent and unique. The candidates passing the cheap checks are verified in order of most
-  whole constellations, then nearest the midpoint of Orion and Cancer, smaller side, smaller
-  turn; the first consistent one is written (deterministic).
+  whole constellations, Orion and Cancer among them; cut into 5 x 5 tiles, Orion on 5 tiles
+  and Cancer on 2; no two tiles with the same chamfers and side fragments (they could swap);
+  then ``verify``: consistent and unique. The candidates passing the cheap checks are verified
+  in order of nearest the midpoint of Orion and Cancer, then smaller side, smaller turn; the
+  first consistent one is written (deterministic).
 * The chart is written in tile units (the viewport is 0,0,5,5), so
   ``asterion nacht cut nacht_chart.json --viewport 0,0,5,5 --shuffle 1`` reproduces the set
   (up to its name).
 
-Run: ``python tools/build_nacht_sky.py [DATA_FOLDER]`` (the same files every time).
+Run: ``python tools/build_nacht_sky.py [DATA_FOLDER]`` (the same files every time, in about a
+minute).
 """
 
 from __future__ import annotations
@@ -57,10 +57,9 @@ SPANS = {"Ori": 5, "Cnc": 2}
 SHUFFLE_SEED = 1
 EDGE_MARGIN = 0.03
 """A whole constellation's stars stay this far (in tiles) inside the picture's edge."""
-MIN_SHOWN = 2
 RA_GRID = np.arange(60.0, 150.01, 5.0)
-DEC_GRID = np.arange(-30.0, 45.01, 5.0)
-SIDE_GRID = np.arange(80.0, 105.01, 2.5)
+DEC_GRID = np.arange(-30.0, 40.01, 5.0)
+SIDE_GRID = np.arange(70.0, 150.01, 5.0)
 ANGLE_GRID = np.arange(-45.0, 45.01, 7.5)
 VERIFY_LIMIT = 200
 """At most this many candidates are verified (the slow check) before giving up."""
@@ -116,19 +115,17 @@ def inside(plane: np.ndarray, side: float) -> np.ndarray:
     return np.asarray(np.all(np.abs(plane) < limit, axis=1), dtype=bool)  # NaN compares False
 
 
-def shown(mask: np.ndarray, owner: np.ndarray, count: int) -> tuple[list[int], list[int]]:
-    """The constellations shown (at least MIN_SHOWN stars inside) and the whole ones."""
+def whole(mask: np.ndarray, owner: np.ndarray, count: int) -> list[int]:
+    """The constellations with every star inside."""
     inside_per = np.bincount(owner, weights=mask, minlength=count)
     total_per = np.bincount(owner, minlength=count)
-    shown_ = [k for k in range(count) if inside_per[k] >= MIN_SHOWN]
-    whole = [k for k in shown_ if inside_per[k] == total_per[k]]
-    return shown_, whole
+    return [k for k in range(count) if inside_per[k] == total_per[k]]
 
 
 def chart_data(
     candidate: Candidate, constellations: tuple[SkyConstellation, ...], chosen: list[int]
 ) -> dict[str, Any]:
-    """The chart in tile units (the viewport becomes [0, 5] x [0, 5]): the shown
+    """The chart in tile units (the viewport becomes [0, 5] x [0, 5]): the ``chosen``
     constellations with their stars inside."""
     vectors, owner = unit_vectors(constellations)
     plane = project(vectors, candidate.ra0, candidate.dec0, candidate.angle)
@@ -191,11 +188,16 @@ def has_twins(tileset: TileSet) -> bool:
     return False
 
 
+def picture_figures() -> tuple[SkyConstellation, ...]:
+    """The 88 IAU constellations with their picture stars."""
+    return tuple(replace(c, stars=c.picture_stars, more=()) for c in default_sky().iau)
+
+
 def ranked_candidates(
     constellations: tuple[SkyConstellation, ...],
-) -> list[tuple[Candidate, list[int], int]]:
-    """Every grid candidate with 14 shown constellations, Orion and Cancer whole: (candidate,
-    shown, number whole), best first (see the module docstring)."""
+) -> list[tuple[Candidate, list[int]]]:
+    """Every grid candidate with exactly 14 whole constellations, Orion and Cancer among them:
+    (candidate, whole ones), best first (see the module docstring)."""
     vectors, owner = unit_vectors(constellations)
     index = {c.abbr: k for k, c in enumerate(constellations)}
     needed = [index[abbr] for abbr in SPANS]
@@ -208,15 +210,14 @@ def ranked_candidates(
             for angle in ANGLE_GRID:
                 plane = project(vectors, float(ra), float(dec), float(angle))
                 for side in SIDE_GRID:
-                    mask = inside(plane, float(side))
-                    chosen, whole = shown(mask, owner, len(constellations))
-                    if len(chosen) == WHOLE and all(k in whole for k in needed):
-                        c = Candidate(float(ra), float(dec), float(side), float(angle))
-                        found.append((c, chosen, len(whole)))
+                    chosen = whole(inside(plane, float(side)), owner, len(constellations))
+                    if len(chosen) == WHOLE and all(k in chosen for k in needed):
+                        found.append(
+                            (Candidate(float(ra), float(dec), float(side), float(angle)), chosen)
+                        )
     return sorted(
         found,
         key=lambda item: (
-            -item[2],
             round(math.hypot(item[0].ra0 - mid_ra, item[0].dec0 - mid_dec), 6),
             item[0].side,
             abs(item[0].angle),
@@ -228,13 +229,13 @@ def ranked_candidates(
 
 
 def main(data: Path = DATA) -> None:
-    constellations = default_sky().iau
+    constellations = picture_figures()
     ranked = ranked_candidates(constellations)
-    print(f"{len(ranked)} candidates show 14 constellations with Orion and Cancer whole")
+    print(f"{len(ranked)} candidates show 14 whole constellations, Orion and Cancer among them")
     viewport = (0.0, 0.0, float(GRID), float(GRID))
     verified = 0
     rejected = Counter[str]()
-    for candidate, chosen, whole_count in ranked:
+    for candidate, chosen in ranked:
         data_chart = chart_data(candidate, constellations, chosen)
         chart = chart_from_data(data_chart, "<generated>")
         tileset = cut(chart, GRID, GRID, viewport)
@@ -256,14 +257,14 @@ def main(data: Path = DATA) -> None:
         shuffled = replace(shuffled, expected_constellations=WHOLE)
         report = verify(shuffled, count_limit=2, time_limit=60)
         verified += 1
-        print(f"{candidate.describe()}: {whole_count} whole; consistent={report.consistent}")
+        print(f"{candidate.describe()}: consistent={report.consistent}")
         if report.consistent:
             (data / "nacht_chart.json").write_text(json.dumps(data_chart, indent=1) + "\n")
             (data / "nacht_sky.json").write_text(
                 json.dumps(tileset_to_data(shuffled), indent=1) + "\n"
             )
             names = [constellations[k].abbr for k in chosen]
-            print(f"written to {data}: {' '.join(names)}; {whole_count} of 14 whole")
+            print(f"written to {data}: {' '.join(names)}, all whole")
             return
         if verified >= VERIFY_LIMIT:
             break

@@ -17,6 +17,10 @@ The rules (documented again in docs/data.md):
   ephem's two parts of Serpens (``Se1`` Caput, ``Se2`` Cauda) are one constellation, ``Ser``.
 * CHOSEN STARS of an IAU constellation: its stars with Hp <= 4.0, brightest first; at least 3
   (topped up with the next brightest) and at most 8. Ties in Hp are broken by HIP number.
+* PICTURE STARS of an IAU constellation, for drawn skies (the Nacht der Sterne picture): its
+  stars with Hp <= 4.5, with no maximum, and at least the chosen ones. The file keeps the
+  chosen stars in ``stars`` and the rest of the picture stars in ``picture`` (brightest first),
+  so the chosen stars are always the brightest of the picture.
 * Obsolete constellations (large cards: at least 5, at most 8 stars, same cut):
   Argo Navis = the union of Carina, Puppis and Vela; the other four are the stars of stated
   IAU constellations inside an RA/Dec box (see OBSOLETE below and docs/data.md).
@@ -47,6 +51,9 @@ SKY_FORMAT = "asterion.sky/1"
 POOL_MAGNITUDE = 6.5
 """Stars fainter than this (Hp) are never chosen: every constellation has 3 brighter ones."""
 MAGNITUDE_CUT = 4.0
+PICTURE_MAGNITUDE = 4.5
+"""Picture stars: every star this bright (Hp), for a drawn sky that has room for more stars
+than a card (docs/data.md, the default Nacht der Sterne sky)."""
 MIN_STARS = 3
 MAX_STARS = 8
 OBSOLETE_MIN_STARS = 5
@@ -179,6 +186,12 @@ def choose(stars: list[HipStar], minimum: int) -> list[HipStar]:
     return ranked[: min(max(bright, minimum), MAX_STARS)]
 
 
+def picture_more(stars: list[HipStar], chosen: list[HipStar]) -> list[HipStar]:
+    """The picture stars beyond the chosen ones: Hp <= PICTURE_MAGNITUDE, brightest first."""
+    ranked = sorted(stars, key=lambda s: (s.mag, s.hip))
+    return [s for s in ranked if s.mag <= PICTURE_MAGNITUDE and s not in chosen]
+
+
 def star_data(star: HipStar, names: dict[int, list[str]], iau: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "hip": star.hip,
@@ -223,6 +236,7 @@ def main(out: Path = OUT) -> None:
                 "name": full_names[abbr],
                 "obsolete": False,
                 "stars": [star_data(s, names, abbr) for s in chosen],
+                "picture": [star_data(s, names, abbr) for s in picture_more(members[abbr], chosen)],
             }
         )
     for old in OBSOLETE:
@@ -265,6 +279,10 @@ def main(out: Path = OUT) -> None:
         "rule": (
             f"stars with Hp <= {MAGNITUDE_CUT}, brightest first (ties by HIP), at least "
             f"{MIN_STARS} (obsolete: {OBSOLETE_MIN_STARS}), at most {MAX_STARS}"
+        ),
+        "picture_rule": (
+            f"picture stars of an IAU constellation: the chosen stars and, in 'picture', every "
+            f"other star with Hp <= {PICTURE_MAGNITUDE}, brightest first (ties by HIP)"
         ),
         "epoch": "J2000",
         "magnitude": "Hp (Hipparcos passband)",

@@ -12,14 +12,18 @@ cutter) runs over :data:`GRID_WIDE` (and, for the rules that came closest, :data
 around their best square) and counts the squares holding exactly 14 whole figures, Orion
 and Cancer among them, under two readings of "shown":
 
-* ``strict``: as build_nacht_sky.py, a figure with at least 2 stars inside is shown, so every
-  such figure must be whole;
+* ``strict``: a figure with at least 2 stars inside is shown, so every such figure must be
+  whole;
 * ``whole only``: only whole figures are drawn; a figure the edge cuts is left out.
 
 For those squares it prints the largest (Orion, Cancer) tile spans, how many give Orion 5 and
 Cancer 2, and what the later checks (twin tiles, ``verify``) say of them.
 
 Run: ``python tools/nacht_figure_rules.py`` (about 15 minutes; deterministic).
+
+This is the record of a search that failed: with figures drawn from the *chosen* stars (at most
+8 per constellation) no square has the seed's picture. The shipped sky draws the *picture
+stars* instead (Hp <= 4.5, no maximum; tools/build_nacht_sky.py), and there one does.
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ from asterion.solver.nacht_verify import verify
 from build_nacht_sky import (
     EDGE_MARGIN,
     GRID,
-    MIN_SHOWN,
     SPANS,
     WHOLE,
     Candidate,
@@ -48,6 +51,8 @@ from build_nacht_sky import (
 )
 
 VIEWPORT = (0.0, 0.0, float(GRID), float(GRID))
+MIN_SHOWN = 2
+"""The strict reading: a figure with this many stars inside is shown (so must be whole)."""
 
 
 @dataclass(frozen=True)

@@ -3,28 +3,14 @@ names (14 whole figures, Orion on 5 tiles, Cancer on 2, but twin tiles)."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
-import pytest
 
 from asterion.models.nacht_cut import chart_from_data, cut
 from asterion.models.sky import default_sky
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-
-
-@pytest.fixture(scope="module")
-def tool() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(TOOLS))
-    try:
-        yield importlib.import_module("nacht_figure_rules")
-    finally:
-        sys.path.remove(str(TOOLS))
+TOOL = "nacht_figure_rules"
 
 
 def test_rules_take_the_brightest_chosen_stars(tool: ModuleType) -> None:

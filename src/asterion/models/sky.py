@@ -67,6 +67,14 @@ class SkyConstellation:
     """Brightest first."""
     rule: str = ""
     """For an obsolete constellation: how its stars were chosen."""
+    more: tuple[SkyStar, ...] = ()
+    """The picture stars beyond :attr:`stars` (fainter ones, brightest first; the file's
+    ``picture``): a drawn sky shows :attr:`picture_stars`, a card only :attr:`stars`."""
+
+    @property
+    def picture_stars(self) -> tuple[SkyStar, ...]:
+        """Every star a drawn picture of the constellation shows, brightest first."""
+        return self.stars + self.more
 
     @cached_property
     def centre(self) -> tuple[float, float]:
@@ -195,6 +203,7 @@ class _ConstellationSpec(BaseModel):
     obsolete: bool = False
     rule: str = Field(default="", max_length=1000)
     stars: list[_StarSpec] = Field(min_length=1, max_length=100)
+    picture: list[_StarSpec] = Field(default_factory=list, max_length=200)
 
 
 class _SkySpec(BaseModel):
@@ -202,9 +211,14 @@ class _SkySpec(BaseModel):
     format: Literal["asterion.sky/1"]
     provenance: dict[str, dict[str, str] | str] = Field(default_factory=dict)
     rule: str = ""
+    picture_rule: str = ""
     epoch: str = "J2000"
     magnitude: str = ""
     constellations: list[_ConstellationSpec] = Field(min_length=1, max_length=200)
+
+
+def _star(spec: _StarSpec) -> SkyStar:
+    return SkyStar(spec.hip, spec.ra, spec.dec, spec.mag, spec.iau, tuple(spec.names))
 
 
 def sky_from_data(data: object, source: str) -> Sky:
@@ -217,8 +231,9 @@ def sky_from_data(data: object, source: str) -> Sky:
                 f"duplicate constellation {c.abbr!r}", source=source, field=f"constellations.{i}"
             )
         seen.add(c.abbr)
-        stars = tuple(SkyStar(s.hip, s.ra, s.dec, s.mag, s.iau, tuple(s.names)) for s in c.stars)
-        constellations.append(SkyConstellation(c.abbr, c.name, c.obsolete, stars, c.rule))
+        stars = tuple(_star(s) for s in c.stars)
+        more = tuple(_star(s) for s in c.picture)
+        constellations.append(SkyConstellation(c.abbr, c.name, c.obsolete, stars, c.rule, more))
     return Sky(tuple(constellations), spec.rule, spec.provenance)
 
 
