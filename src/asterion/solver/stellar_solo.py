@@ -639,6 +639,10 @@ class BranchAndBound:
             node.satellites,
         )
 
+    def pool_cards(self, node: Node) -> tuple[int, ...]:
+        """The pool's cards in the order of :meth:`position`'s ``pool``."""
+        return tuple(_bits(self.pool(node)))
+
     def pool(self, node: Node) -> int:
         """The cards the remaining turns can still place (a card bitmask)."""
         mask = self._drawable[node.k]
@@ -1441,7 +1445,16 @@ class SoloModel:
         self.objective: Expr = sum(terms)
         model.maximize(self.objective)
 
-    # -- hints and extraction ------------------------------------------------------------------
+    # -- restrictions, hints and extraction -----------------------------------------------------
+
+    def fix_telescope(self, cards: frozenset[int], among: tuple[int, ...]) -> None:
+        """Only the plans that put, of the cards ``among``, exactly ``cards`` in the telescope
+        (:mod:`.stellar_solo_split` realizes a split of the set relaxation this way)."""
+        placed: dict[int, Expr] = {}
+        for (_, i), expr in self.scope_card.items():
+            placed[i] = placed.get(i, 0) + expr
+        for i in among:
+            self.model.add(placed.get(i, 0) == int(i in cards))
 
     def add_hint(self, hint: tuple[list[Step], int]) -> None:
         """Suggest a plan's decisions (CP-SAT completes the rest of the assignment)."""
@@ -1495,13 +1508,18 @@ def cp_sat_solo(
     seed: int = 0,
     hint: list[Move] | None = None,
     ceiling: int | None = None,
+    restrict: Callable[[SoloModel], None] | None = None,
 ) -> SoloAnswer:
     """The optimum by CP-SAT over all the turns (:class:`SoloModel`), certified; ``hint`` is
     a plan (legal, from the start) to start from; ``ceiling`` a proven upper bound on the
-    optimum (from the search): a plan that reaches it is optimal, so CP-SAT stops there."""
+    optimum (from the search): a plan that reaches it is optimal, so CP-SAT stops there.
+    ``restrict`` adds constraints to the model: the answer is then about the plans it
+    allows (optimal among them, or infeasible when there are none)."""
     started = time.perf_counter()
     compiled = Compiled(puzzle)
     built = SoloModel(compiled)
+    if restrict is not None:
+        restrict(built)
     if hint:
         built.add_hint(compiled.to_steps(hint))
     if ceiling is not None:

@@ -87,29 +87,19 @@ def relaxed_bound(
     """An upper bound on the final score from ``position``: the set relaxation's optimum, or
     CP-SAT's proven bound on it when ``work`` (CP-SAT's deterministic time) or ``wall``
     seconds run out; never above ``ceiling``, a bound already known."""
-    model = _Relaxation(position)
-    model.model.add(model.objective <= ceiling)
-    solver = make_solver(DEFAULT_TIME_LIMIT if wall is None else wall)
-    solver.parameters.max_deterministic_time = work
-    solver.parameters.linearization_level = LINEARIZATION_LEVEL
-    status = solver.solve(model.model)
-    if status == cp_model.INFEASIBLE:
-        # Every split scores above the ceiling: impossible when the ceiling is a true bound
-        # (some split is the real game); keep the ceiling rather than trust it.
-        return ceiling
-    if status == cp_model.OPTIMAL:
-        return round(solver.objective_value)
-    if status != cp_model.FEASIBLE:
-        # Stopped before a first solution, CP-SAT's bound can read 0: no information.
-        return ceiling
-    bound = solver.best_objective_bound
-    return min(ceiling, int(bound + 1e-6)) if math.isfinite(bound) else ceiling
+    return Relaxation(position, ceiling).solve(work=work, wall=wall)[0]
 
 
-class _Relaxation:
-    """The CP-SAT model of :func:`relaxed_bound` (module docstring)."""
+class Relaxation:
+    """The CP-SAT model of :func:`relaxed_bound` (module docstring), capped at ``ceiling``.
 
-    def __init__(self, position: Position):
+    Besides the bound, :meth:`solve` names an optimal split's telescope cards, and
+    :meth:`exclude_telescope` cuts one telescope set off (a no-good: sound for the bound once
+    no real game places exactly those cards in the telescope and scores more than a plan
+    already found; :mod:`.stellar_solo_split` proves that before cutting).
+    """
+
+    def __init__(self, position: Position, ceiling: int):
         self.p = position
         self.model = cp_model.CpModel()
         cards = position.pool
@@ -127,7 +117,41 @@ class _Relaxation:
         self._add_timing()
         terms = [*self._type_points(), *self._section_points(), self._diversity_points()]
         self.objective = sum(terms)
+        model.add(self.objective <= ceiling)
+        self.ceiling = ceiling
         model.maximize(self.objective)
+
+    def solve(
+        self, *, work: float, wall: float | None = None
+    ) -> tuple[int, tuple[int, ...] | None]:
+        """(bound, telescope): the optimum and the pool indices its split puts in the
+        telescope, or, when ``work`` or ``wall`` runs out first, CP-SAT's proven bound (at
+        most the ceiling) and ``None``. With every split cut off, the ceiling and ``None``."""
+        solver = make_solver(DEFAULT_TIME_LIMIT if wall is None else wall)
+        solver.parameters.max_deterministic_time = work
+        solver.parameters.linearization_level = LINEARIZATION_LEVEL
+        status = solver.solve(self.model)
+        if status == cp_model.INFEASIBLE:
+            # Every split scores above the ceiling (impossible when the ceiling is a true
+            # bound: some split is the real game) or is cut off: keep the ceiling.
+            return self.ceiling, None
+        if status == cp_model.OPTIMAL:
+            chosen = tuple(i for i, var in enumerate(self.scope) if solver.boolean_value(var))
+            return round(solver.objective_value), chosen
+        if status != cp_model.FEASIBLE:
+            # Stopped before a first solution, CP-SAT's bound can read 0: no information.
+            return self.ceiling, None
+        bound = solver.best_objective_bound
+        if not math.isfinite(bound):
+            return self.ceiling, None
+        return min(self.ceiling, int(bound + 1e-6)), None
+
+    def exclude_telescope(self, chosen: tuple[int, ...]) -> None:
+        """Cut off every split whose telescope cards are exactly the pool indices ``chosen``."""
+        inside = set(chosen)
+        self.model.add(
+            sum(1 - var if i in inside else var for i, var in enumerate(self.scope)) >= 1
+        )
 
     def _add_timing(self) -> None:
         """Each turn places one card in each area (the notebook one more at the end): the
