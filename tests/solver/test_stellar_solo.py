@@ -185,7 +185,7 @@ def test_last_turn_in_closed_form_is_exact() -> None:
 # -- bounded and honest ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("method", ["search", "cp-sat", "auto", "portfolio"])
+@pytest.mark.parametrize("method", ["search", "cp-sat", "split", "auto", "portfolio"])
 def test_a_full_game_past_the_time_limit_is_not_called_optimal(method: str) -> None:
     puzzle = deal_solo_puzzle(3)
     answer = solve_solo(puzzle, method=method, time_limit=0.5)  # type: ignore[arg-type]

@@ -3,7 +3,7 @@
 rules/stellar.md, question 3. With the deck order known there is no chance left: a solo puzzle
 (:mod:`asterion.models.stellar_solo`) is a one-player optimization over ``turns`` compound turns
 (take a display card, play a hand card to one area, the forced second card to the other) and
-the final note. Two exact engines answer it, and a portfolio runs both:
+the final note. Three exact engines answer it, and a portfolio runs two of them at once:
 
 * **search** (:func:`search_solo`): depth-first branch and bound over the turns on a compact
   copy of the rules (cards as small integers, the telescope as bitmasks), with a transposition
@@ -13,8 +13,12 @@ the final note. Two exact engines answer it, and a portfolio runs both:
 * **cp-sat** (:func:`cp_sat_solo`): one CP-SAT model of all the turns, the display and deck
   flow included (since the deck order is known, each display position at each turn can only
   hold a few cards: its start card or one of the deck cards drawn so far);
-* **portfolio** (:mod:`.stellar_solo_portfolio`): the two at once on two cores, CP-SAT
-  handing every plan it finds to the search.
+* **split** (:mod:`.stellar_solo_split`): an optimal split of the set relaxation at the start
+  names the telescope's cards; CP-SAT, restricted to plans with that telescope set, finds a
+  plan reaching the relaxation's value (proven optimal) or settles the set, which is then cut
+  off the relaxation (a logic-based Benders decomposition);
+* **portfolio** (:mod:`.stellar_solo_portfolio`): the search and CP-SAT at once on two cores,
+  CP-SAT handing every plan it finds to the search.
 
 Either way the plan is replayed move by move through the rules engine
 (:func:`asterion.models.stellar.apply`) and scored by :func:`asterion.models.stellar.score`;
@@ -65,10 +69,10 @@ from asterion.models.stellar_solo import DRAWS_PER_TURN, SoloPuzzle
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_solver
 from asterion.solver.stellar_solo_relax import Card, Position, relaxed_bound
 
-Method = Literal["auto", "search", "cp-sat", "portfolio"]
+Method = Literal["auto", "search", "cp-sat", "split", "portfolio"]
 Expr: TypeAlias = "cp_model.LinearExpr | int"
 """A 0/1 or integer CP-SAT expression (a variable, a linear expression or a constant)."""
-METHODS: tuple[Method, ...] = ("auto", "search", "cp-sat", "portfolio")
+METHODS: tuple[Method, ...] = ("auto", "search", "cp-sat", "split", "portfolio")
 
 SATELLITE = len(TYPES)
 """The kind index of a satellite (no type)."""
@@ -81,8 +85,8 @@ several times faster (measured in docs/benchmarks.md)."""
 AUTO_SEARCH_TURNS = 3
 """Up to this many turns ``auto`` uses the search alone."""
 AUTO_SEARCH_NODES = 300
-"""Beyond, the search's share in ``auto``: a node budget (not a time slice), so the plan CP-SAT
-starts from is the same on every machine."""
+"""Beyond, the search's share in ``auto``: a node budget (not a time slice), so the plan
+``split`` starts from is the same on every machine."""
 RELAX_FROM_TURNS_LEFT = 3
 """The search asks the set relaxation (:mod:`.stellar_solo_relax`) for a node's bound when at
 least this many turns are left (closer to the end, enumerating is cheaper: on 3-turn deals
@@ -160,57 +164,41 @@ def solve_solo(
     """The maximum final score of ``puzzle`` and a plan reaching it.
 
     ``method``: ``"search"`` (exact branch and bound, deterministic, ``seed`` unused),
-    ``"cp-sat"`` (one worker, ``seed`` is its random seed), ``"auto"``: the search alone up to
+    ``"cp-sat"`` (one worker, ``seed`` is its random seed), ``"split"`` (the set
+    relaxation's optimal splits realized by CP-SAT one after the other,
+    :mod:`.stellar_solo_split`), ``"auto"``: the search alone up to
     :data:`AUTO_SEARCH_TURNS` turns (where it is the faster prover); beyond, the search runs
-    for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and CP-SAT,
-    started from the search's best plan and capped by its proven bound, gets the rest of the
-    time; the answer keeps the better plan and the lower of the two proven bounds. Or
-    ``"portfolio"``: the search and CP-SAT at once on two processes
+    for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and ``split``,
+    starting from the search's best plan and capped by its proven bound, gets the rest of the
+    time. Or ``"portfolio"``: the search and CP-SAT at once on two processes
     (:mod:`.stellar_solo_portfolio`; the optimum is the same, but which optimal plan comes
     back may depend on the race). Within ``time_limit`` seconds the answer is optimal; past
     it, the best plan found (feasible) or none (unknown), with a proven upper bound.
 
     :raises ValueError: for an unknown method.
     """
+    # Imported here: these modules build on this one.
+    from asterion.solver.stellar_solo_portfolio import portfolio_solo
+    from asterion.solver.stellar_solo_split import split_solo
+
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     if method == "search":
         return search_solo(puzzle, time_limit=time_limit)
     if method == "cp-sat":
         return cp_sat_solo(puzzle, time_limit=time_limit, seed=seed)
+    if method == "split":
+        return split_solo(puzzle, time_limit=time_limit, seed=seed)
     if method == "portfolio":
-        # Imported here: the portfolio module builds on this one.
-        from asterion.solver.stellar_solo_portfolio import portfolio_solo
-
         return portfolio_solo(puzzle, time_limit=time_limit, seed=seed)
     if puzzle.turns <= AUTO_SEARCH_TURNS:
         return replace(search_solo(puzzle, time_limit=time_limit), method="auto")
     started = time.perf_counter()
     first = search_solo(puzzle, time_limit=time_limit, max_nodes=AUTO_SEARCH_NODES)
-    if first.status is Status.OPTIMAL:
-        return replace(first, method="auto", wall_time=time.perf_counter() - started)
-    rest = max(0.0, time_limit - (time.perf_counter() - started))
-    second = cp_sat_solo(
-        puzzle, time_limit=rest, seed=seed, hint=first.plan or None, ceiling=first.bound
-    )
-    bounds = [b for b in (first.bound, second.bound) if b is not None]
-    bound = min(bounds) if bounds else None
-    best = max((first, second), key=lambda answer: answer.best_score or -1)
-    status = second.status
-    if best.best_score is not None and bound is not None and best.best_score >= bound:
-        status = Status.OPTIMAL
-    elif best.best_score is not None:
-        status = Status.FEASIBLE
-    return SoloAnswer(
-        status,
-        best.best_score,
-        best.plan,
-        best.best_score if status is Status.OPTIMAL else bound,
-        time.perf_counter() - started,
-        "auto",
-        first.nodes + second.nodes,
-        best.final,
-    )
+    if first.status is not Status.OPTIMAL:
+        rest = max(0.0, time_limit - (time.perf_counter() - started))
+        first = split_solo(puzzle, time_limit=rest, seed=seed, incumbent=first, ceiling=first.bound)
+    return replace(first, method="auto", wall_time=time.perf_counter() - started)
 
 
 # -- certification -------------------------------------------------------------------------------
