@@ -87,6 +87,10 @@ AUTO_SEARCH_TURNS = 3
 AUTO_SEARCH_NODES = 300
 """Beyond, the search's share in ``auto``: a node budget (not a time slice), so the plan
 ``split`` starts from is the same on every machine."""
+AUTO_PRESEARCH_TURNS = 7
+"""Up to this many turns the node budget is spent before ``split``: it proves some 5- and
+7-turn benchmark deals in 0.2-1.2 s; at 11 turns it cost 0.5-1.8 s, proved none of the 8 and
+found plans (62-106) below split's first."""
 RELAX_FROM_TURNS_LEFT = 3
 """The search asks the set relaxation (:mod:`.stellar_solo_relax`) for a node's bound when at
 least this many turns are left (closer to the end, enumerating is cheaper: on 3-turn deals
@@ -168,12 +172,13 @@ def solve_solo(
     relaxation's optimal splits realized by CP-SAT one after the other,
     :mod:`.stellar_solo_split`), ``"auto"``: the search alone up to
     :data:`AUTO_SEARCH_TURNS` turns (where it is the faster prover); beyond, the search runs
-    for :data:`AUTO_SEARCH_NODES` nodes (it may already prove the optimum) and ``split``,
-    starting from the search's best plan and capped by its proven bound, gets the rest of the
-    time. Or ``"portfolio"``: the search and CP-SAT at once on two processes
-    (:mod:`.stellar_solo_portfolio`; the optimum is the same, but which optimal plan comes
-    back may depend on the race). Within ``time_limit`` seconds the answer is optimal; past
-    it, the best plan found (feasible) or none (unknown), with a proven upper bound.
+    for :data:`AUTO_SEARCH_NODES` nodes up to :data:`AUTO_PRESEARCH_TURNS` turns (it may
+    already prove the optimum) and ``split``, starting from the search's best plan and capped
+    by its proven bound, gets the rest of the time. Or ``"portfolio"``: the same, with the
+    splits shared between two processes (:mod:`.stellar_solo_portfolio`; the optimum is the
+    same, but which optimal plan comes back may depend on the race). Within ``time_limit``
+    seconds the answer is optimal; past it, the best plan found (feasible) or none
+    (unknown), with a proven upper bound.
 
     :raises ValueError: for an unknown method.
     """
@@ -191,14 +196,30 @@ def solve_solo(
         return split_solo(puzzle, time_limit=time_limit, seed=seed)
     if method == "portfolio":
         return portfolio_solo(puzzle, time_limit=time_limit, seed=seed)
-    if puzzle.turns <= AUTO_SEARCH_TURNS:
-        return replace(search_solo(puzzle, time_limit=time_limit), method="auto")
     started = time.perf_counter()
-    first = search_solo(puzzle, time_limit=time_limit, max_nodes=AUTO_SEARCH_NODES)
-    if first.status is not Status.OPTIMAL:
+    first = presearch(puzzle, time_limit)
+    if first is None or not settled_by_search(puzzle, first):
         rest = max(0.0, time_limit - (time.perf_counter() - started))
-        first = split_solo(puzzle, time_limit=rest, seed=seed, incumbent=first, ceiling=first.bound)
+        ceiling = None if first is None else first.bound
+        first = split_solo(puzzle, time_limit=rest, seed=seed, incumbent=first, ceiling=ceiling)
     return replace(first, method="auto", wall_time=time.perf_counter() - started)
+
+
+def settled_by_search(puzzle: SoloPuzzle, first: SoloAnswer) -> bool:
+    """Whether the search's answer (from :func:`presearch`) is the final one: optimal, or
+    the search was the whole solve."""
+    return first.status is Status.OPTIMAL or puzzle.turns <= AUTO_SEARCH_TURNS
+
+
+def presearch(puzzle: SoloPuzzle, time_limit: float) -> SoloAnswer | None:
+    """The search's part in ``auto`` and the portfolio, before ``split``: the whole search up
+    to :data:`AUTO_SEARCH_TURNS` turns, :data:`AUTO_SEARCH_NODES` nodes up to
+    :data:`AUTO_PRESEARCH_TURNS`, none beyond."""
+    if puzzle.turns <= AUTO_SEARCH_TURNS:
+        return search_solo(puzzle, time_limit=time_limit)
+    if puzzle.turns <= AUTO_PRESEARCH_TURNS:
+        return search_solo(puzzle, time_limit=time_limit, max_nodes=AUTO_SEARCH_NODES)
+    return None
 
 
 # -- certification -------------------------------------------------------------------------------
@@ -1497,12 +1518,14 @@ def cp_sat_solo(
     hint: list[Move] | None = None,
     ceiling: int | None = None,
     restrict: Callable[[SoloModel], None] | None = None,
+    work: float | None = None,
 ) -> SoloAnswer:
     """The optimum by CP-SAT over all the turns (:class:`SoloModel`), certified; ``hint`` is
     a plan (legal, from the start) to start from; ``ceiling`` a proven upper bound on the
     optimum (from the search): a plan that reaches it is optimal, so CP-SAT stops there.
     ``restrict`` adds constraints to the model: the answer is then about the plans it
-    allows (optimal among them, or infeasible when there are none)."""
+    allows (optimal among them, or infeasible when there are none). ``work`` caps CP-SAT's
+    deterministic time (the same on every machine) besides the wall-clock ``time_limit``."""
     started = time.perf_counter()
     compiled = Compiled(puzzle)
     built = SoloModel(compiled)
@@ -1514,6 +1537,8 @@ def cp_sat_solo(
         built.model.add(built.objective <= ceiling)
     solver = make_solver(time_limit, seed)
     solver.parameters.linearization_level = LINEARIZATION_LEVEL
+    if work is not None:
+        solver.parameters.max_deterministic_time = work
     status = cp_status(solver.solve(built.model))
     elapsed = time.perf_counter() - started
     # CP-SAT's bound means something only once it has a solution: stopped before one, it can

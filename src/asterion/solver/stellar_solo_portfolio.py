@@ -1,19 +1,21 @@
-"""Solo Stellar on two cores: the exact search and CP-SAT side by side, sharing plans.
+"""Solo Stellar on two cores: the splits of the set relaxation shared between two processes.
 
-CP-SAT (:class:`~asterion.solver.stellar_solo.SoloModel`, one worker) runs in a child
-process and is good at *finding* plans; the branch and bound
-(:class:`~asterion.solver.stellar_solo.BranchAndBound`, with the set relaxation's bound) runs
-in the calling process and is good at *proving* them. Every plan CP-SAT finds goes through a
-queue to the search as its incumbent, so the search prunes against it at once; whichever side
-proves the optimum first ends the race (the child is stopped by its handle). A process, not a
-thread: measured, CP-SAT in a thread beside a busy Python search got a quarter of its work
-done (its Python wrapper keeps taking the interpreter lock). CP-SAT's model is capped by the
-set relaxation's bound at the start, so a plan that reaches it ends the solve at once. The
-plan returned is replayed and scored by the rules engine like any other.
+``split`` (:mod:`.stellar_solo_split`) realizes the set relaxation's optimal splits one after
+the other. Here the splits are cut in two halves by one card, the *pivot* (the telescope card
+of the first optimal split with the most stars): this process covers the splits that put the
+pivot in the telescope, a child process those that keep it out. Each half's loop keeps its
+own sound bound; the two share the best score found (a shared integer, so that a half is
+settled as soon as a plan from either side reaches its bound) and the child sends its answer
+back at the end. The optimum is proven when the best plan reaches the larger of the two
+bounds (every plan lies in one half). A process, not a thread: CP-SAT's Python wrapper keeps
+the interpreter lock busy (measured on the earlier search-and-CP-SAT portfolio: a thread got a
+quarter of its work done). Short deals are the search's, as in ``auto``
+(:func:`~asterion.solver.stellar_solo.presearch`).
 
 The optimum's value does not depend on the race, but which of several optimal plans is
 returned, and the best plan when time runs out, may: ``method="portfolio"`` trades the
-determinism of the other methods for using both cores.
+determinism of ``auto`` for using both cores. The child's plan is replayed and scored by the
+rules engine again here.
 """
 
 from __future__ import annotations
@@ -21,106 +23,142 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import time
+from dataclasses import replace
 from multiprocessing.context import ForkContext, SpawnContext
 from typing import Any
 
-from ortools.sat.python import cp_model
-
+from asterion.models.stellar import Move
 from asterion.models.stellar_solo import SoloPuzzle
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, make_solver
+from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 from asterion.solver.stellar_solo import (
-    LINEARIZATION_LEVEL,
-    BranchAndBound,
     Compiled,
     SoloAnswer,
-    SoloModel,
-    certified,
+    presearch,
     replay,
+    settled_by_search,
 )
+from asterion.solver.stellar_solo_split import SplitLoop
 
 JOIN_SECONDS = 2.0
-"""How long to wait for the child to end before stopping it."""
+"""How long past the deadline to wait for the child's answer before stopping it."""
 
 
-class _PlanFeed(cp_model.CpSolverSolutionCallback):
-    """Sends each CP-SAT plan to the search: ``("plan", score, steps, final)``, the score by
-    the rules engine (before CP-SAT's last word, its objective may count less than the plan
-    scores: a section beaten but not claimed)."""
+def portfolio_solo(
+    puzzle: SoloPuzzle, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0
+) -> SoloAnswer:
+    """The optimum by the search, then the two halves of the splits on two processes."""
+    started = time.perf_counter()
+    deadline = started + time_limit
+    first = presearch(puzzle, time_limit)
+    if first is not None and settled_by_search(puzzle, first):
+        return replace(first, method="portfolio", wall_time=time.perf_counter() - started)
+    compiled = Compiled(puzzle)
+    ceiling = None if first is None else first.bound
+    loop = SplitLoop(compiled, deadline, seed, incumbent=first, ceiling=ceiling)
+    split = loop.first_split()
+    if split is None:
+        loop.run()
+        return _as_portfolio(loop.answer(time.perf_counter() - started))
+    pivot = max(split, key=lambda card: (compiled.card_stars[card], -card))
+    context = _context()
+    shared = context.Value("i", -1 if loop.best is None else loop.best.best_score)
+    messages = context.Queue()
+    child = context.Process(
+        target=_other_half,
+        args=(puzzle, deadline - time.perf_counter(), seed, loop.bound, pivot, shared, messages),
+        name="stellar-solo-split-half",
+        daemon=True,
+    )
+    unsettled_bound = loop.bound
+    child.start()
+    _share(loop, shared)
+    loop.require(pivot, True)
+    loop.run()
+    theirs = _collect(messages, child, deadline)
+    mine = loop.answer(time.perf_counter() - started)
+    return _combine(puzzle, mine, theirs, unsettled_bound, time.perf_counter() - started)
 
-    def __init__(self, built: SoloModel, outbox: Any):
-        super().__init__()
-        self.built = built
-        self.outbox = outbox
 
-    def on_solution_callback(self) -> None:
-        steps, final = self.built.steps(self)
-        compiled = self.built.c
-        total = replay(compiled.puzzle, compiled.to_moves(steps, final))[1]
-        self.outbox.put(("plan", total, steps, final))
+def _share(loop: SplitLoop, shared: Any) -> None:
+    """Hook ``loop`` to the shared best score."""
+
+    def publish(answer: SoloAnswer) -> None:
+        with shared.get_lock():
+            shared.value = max(shared.value, answer.best_score or 0)
+
+    loop.outside_best = lambda: int(shared.value)
+    loop.on_plan = publish
 
 
-def _cp_sat_side(
-    puzzle: SoloPuzzle, ceiling: int | None, time_limit: float, seed: int, outbox: Any
+def _other_half(
+    puzzle: SoloPuzzle,
+    time_limit: float,
+    seed: int,
+    ceiling: int,
+    pivot: int,
+    shared: Any,
+    outbox: Any,
 ) -> None:
-    """The child: CP-SAT on the whole puzzle, then ``("done", proved, bound, branches)``."""
-    built = SoloModel(Compiled(puzzle))
-    if ceiling is not None:
-        built.model.add(built.objective <= ceiling)
-    solver = make_solver(time_limit, seed)
-    solver.parameters.linearization_level = LINEARIZATION_LEVEL
-    status = solver.solve(built.model, _PlanFeed(built, outbox))
-    has_bound = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    bound = int(solver.best_objective_bound + 1e-6) if has_bound else None
-    outbox.put(("done", status == cp_model.OPTIMAL, bound, solver.num_branches))
+    """The child: the splits that keep the pivot out of the telescope; then its sound bound
+    and its best plan, ``(bound, score, plan)``."""
+    loop = SplitLoop(Compiled(puzzle), time.perf_counter() + time_limit, seed, ceiling=ceiling)
+    _share(loop, shared)
+    loop.require(pivot, False)
+    loop.run()
+    best = loop.best
+    outbox.put(
+        (loop.bound, None if best is None else best.best_score, [] if best is None else best.plan)
+    )
 
 
-class _Race:
-    """The parent's end of the queue: plans to the search, and how CP-SAT ended."""
-
-    def __init__(self, inbox: Any):
-        self.inbox = inbox
-        self.done = False
-        self.proved = False
-        self.bound: int | None = None
-        self.branches = 0
-
-    def __call__(self, search: BranchAndBound) -> bool:
-        """Offer what arrived; whether CP-SAT has proved its plan optimal."""
-        while True:
-            try:
-                message = self.inbox.get_nowait()
-            except queue.Empty:
-                return self.proved
-            self._read(message, search)
-
-    def _read(self, message: tuple[Any, ...], search: BranchAndBound) -> None:
-        if message[0] == "plan":
-            _, value, steps, final = message
-            search.offer(value, steps, final)
-        else:
-            _, self.proved, self.bound, self.branches = message
-            self.done = True
-
-    def finish(self, search: BranchAndBound, child: Any) -> None:
-        """Collect CP-SAT's last plans and its report (it ends at its own time limit, so
-        wait briefly), then end the child. Nothing is read after stopping it: a message cut
-        in the middle would block the queue."""
-        waited_until = time.perf_counter() + JOIN_SECONDS
-        while not self.done and time.perf_counter() < waited_until:
-            try:
-                self._read(self.inbox.get(timeout=0.05), search)
-            except queue.Empty:
-                if not child.is_alive():
-                    break
-        if not child.is_alive():
-            self(search)
-        _stop(child)
-
-
-def _stop(child: Any) -> None:
+def _collect(
+    messages: Any, child: Any, deadline: float
+) -> tuple[int, int | None, list[Move]] | None:
+    """The child's ``(bound, score, plan)``, or ``None`` if it did not report in time; then
+    the child is ended."""
+    try:
+        report: tuple[int, int | None, list[Move]] | None = messages.get(
+            timeout=max(0.0, deadline - time.perf_counter()) + JOIN_SECONDS
+        )
+    except queue.Empty:
+        report = None
     if child.is_alive():
         child.terminate()
     child.join()
+    return report
+
+
+def _combine(
+    puzzle: SoloPuzzle,
+    mine: SoloAnswer,
+    theirs: tuple[int, int | None, list[Move]] | None,
+    unsettled_bound: int,
+    elapsed: float,
+) -> SoloAnswer:
+    """One answer from the two halves: the better plan (the child's replayed here), the larger
+    bound (a half that did not report keeps the bound from before the split)."""
+    their_bound, their_score, their_plan = (
+        theirs if theirs is not None else (unsettled_bound, None, [])
+    )
+    bound = max(mine.bound if mine.bound is not None else unsettled_bound, their_bound)
+    best = mine
+    if their_score is not None and their_score > (mine.best_score or -1):
+        final, total = replay(puzzle, their_plan)
+        best = replace(mine, best_score=total, plan=their_plan, final=final)
+    if best.best_score is None:
+        return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "portfolio", mine.nodes)
+    proven = best.best_score >= bound
+    return replace(
+        best,
+        status=Status.OPTIMAL if proven else Status.FEASIBLE,
+        bound=best.best_score if proven else bound,
+        wall_time=elapsed,
+        method="portfolio",
+    )
+
+
+def _as_portfolio(answer: SoloAnswer) -> SoloAnswer:
+    return replace(answer, method="portfolio")
 
 
 def _context() -> ForkContext | SpawnContext:
@@ -128,43 +166,3 @@ def _context() -> ForkContext | SpawnContext:
     if "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
-
-
-def portfolio_solo(
-    puzzle: SoloPuzzle, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0
-) -> SoloAnswer:
-    """The optimum by the search and CP-SAT racing on two processes (module docstring)."""
-    started = time.perf_counter()
-    compiled = Compiled(puzzle)
-    search = BranchAndBound(compiled, deadline=started + time_limit)
-    root = compiled.root
-    ceiling = search.relaxed(root, search.bound(root)) if root.k < compiled.turns else None
-    context = _context()
-    messages = context.Queue()
-    child = context.Process(
-        target=_cp_sat_side,
-        args=(puzzle, ceiling, time_limit, seed, messages),
-        name="stellar-solo-cp-sat",
-        daemon=True,
-    )
-    child.start()
-    race = _Race(messages)
-    search.inbox = race
-    bound = search.run()
-    if search.stopped:
-        race.finish(search, child)
-    else:
-        _stop(child)  # the search has proved the optimum: CP-SAT's work is moot
-    if race.bound is not None:
-        bound = min(bound, race.bound)
-    nodes = search.nodes + race.branches
-    if search.best < 0:
-        elapsed = time.perf_counter() - started
-        return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "portfolio", nodes)
-    plan = compiled.to_moves(search.best_steps, search.best_final)
-    final, total = certified(puzzle, plan, search.best, "portfolio")
-    proven = race.proved or not search.stopped or bound <= total
-    status = Status.OPTIMAL if proven else Status.FEASIBLE
-    bound = total if proven else max(bound, total)
-    elapsed = time.perf_counter() - started
-    return SoloAnswer(status, total, plan, bound, elapsed, "portfolio", nodes, final)

@@ -27,6 +27,7 @@ the rules engine (:func:`~asterion.solver.stellar_solo.cp_sat_solo` does it).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from asterion.models.stellar_solo import SoloPuzzle
@@ -42,6 +43,12 @@ from asterion.solver.stellar_solo import (
 )
 from asterion.solver.stellar_solo_relax import Relaxation
 
+REALIZE_WORK = 20.0
+"""CP-SAT's deterministic time one realization may take before the next split is tried (on
+the benchmark machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the
+successful realizations of the 11-turn deals took 1.1-4 of them). Past it the telescope set
+is cut unsettled (the bound stays where it was), since on some deals (11-turn deal 7) one set keeps
+CP-SAT busy for minutes while the next sets give better plans."""
 EXACT = (Status.OPTIMAL, Status.INFEASIBLE)
 """Realization outcomes that settle a telescope set (its cut is sound)."""
 
@@ -61,32 +68,91 @@ def split_solo(
     ``ceiling``: a proven upper bound known before (the relaxation is capped by it).
     """
     started = time.perf_counter()
-    deadline = started + time_limit
     compiled = Compiled(puzzle)
-    search = BranchAndBound(compiled)
-    root = compiled.root
-    if root.k == compiled.turns:
+    if compiled.root.k == compiled.turns:
         return replace(search_solo(puzzle, time_limit=time_limit), method="split")
-    quick = search.bound(root)
-    relaxation = Relaxation(search.position(root), min(quick, ceiling or quick))
-    cards = search.pool_cards(root)
-    best = incumbent if incumbent is not None and incumbent.best_score is not None else None
-    bound, sound, rounds = quick if ceiling is None else min(quick, ceiling), True, 0
-    while time.perf_counter() < deadline:
-        left = deadline - time.perf_counter()
-        value, telescope = relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
-        rounds += 1
-        if sound:
-            bound = min(bound, max(value, _score(best)))
-        if telescope is None or _score(best) >= bound:
-            break
-        chosen = frozenset(cards[i] for i in telescope)
-        answer = _realize(puzzle, chosen, cards, value, deadline, seed)
-        if answer.best_score is not None and answer.best_score > _score(best):
-            best = answer
-        sound = sound and answer.status in EXACT
-        relaxation.exclude_telescope(telescope)
-    return _answer(best, bound, time.perf_counter() - started, rounds)
+    loop = SplitLoop(compiled, started + time_limit, seed, incumbent, ceiling)
+    loop.run()
+    return loop.answer(time.perf_counter() - started)
+
+
+class SplitLoop:
+    """The rounds of :func:`split_solo`: relax, realize, cut; with two hooks for the
+    two-process portfolio (:mod:`.stellar_solo_portfolio`), which gives each process one half
+    of the splits (:meth:`require`), shares the best score found (:attr:`outside_best`) and
+    hands every plan over (:attr:`on_plan`)."""
+
+    def __init__(
+        self,
+        compiled: Compiled,
+        deadline: float,
+        seed: int,
+        incumbent: SoloAnswer | None = None,
+        ceiling: int | None = None,
+    ):
+        self.puzzle = compiled.puzzle
+        self.deadline = deadline
+        self.seed = seed
+        search = BranchAndBound(compiled)
+        root = compiled.root
+        quick = search.bound(root)
+        self.bound = quick if ceiling is None else min(quick, ceiling)
+        """The sound upper bound on the plans of the splits this loop covers."""
+        self.relaxation = Relaxation(search.position(root), self.bound)
+        self.cards = search.pool_cards(root)
+        self.best = incumbent if _score(incumbent) >= 0 else None
+        self.sound = True
+        self.rounds = 0
+        self.outside_best: Callable[[], int] = lambda: -1
+        """The best score found elsewhere (a plan this loop need not beat)."""
+        self.on_plan: Callable[[SoloAnswer], None] = lambda answer: None
+
+    def require(self, card: int, in_telescope: bool) -> None:
+        """Cover only the splits that put ``card`` (a pool card) in the telescope, or not."""
+        self.relaxation.require(self.cards.index(card), in_telescope)
+
+    def first_split(self) -> tuple[int, ...] | None:
+        """The cards an optimal split of the relaxation puts in the telescope (``None`` if
+        the relaxation was not solved)."""
+        telescope = self.relaxation.solve(work=RELAX_WORK_LIMIT)[1]
+        return None if telescope is None else tuple(self.cards[i] for i in telescope)
+
+    def run(self) -> None:
+        """Rounds until a plan reaches the bound, nothing better can come, or time is up."""
+        while time.perf_counter() < self.deadline:
+            left = self.deadline - time.perf_counter()
+            value, telescope = self.relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
+            self.rounds += 1
+            known = max(_score(self.best), self.outside_best())
+            if self.sound:
+                self.bound = min(self.bound, max(value, known))
+            if telescope is None or known >= self.bound or known >= value:
+                return
+            chosen = frozenset(self.cards[i] for i in telescope)
+            answer = _realize(self.puzzle, chosen, self.cards, value, self.deadline, self.seed)
+            if _score(answer) > _score(self.best):
+                self.best = answer
+                self.on_plan(answer)
+            self.sound = self.sound and answer.status in EXACT
+            self.relaxation.exclude_telescope(telescope)
+
+    def answer(self, elapsed: float) -> SoloAnswer:
+        """The final answer: optimal when the best plan reaches the sound bound."""
+        best, bound = self.best, self.bound
+        if best is None:
+            return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "split", self.rounds)
+        total = _score(best)
+        status = Status.OPTIMAL if total >= bound else Status.FEASIBLE
+        return SoloAnswer(
+            status,
+            total,
+            best.plan,
+            total if status is Status.OPTIMAL else bound,
+            elapsed,
+            "split",
+            self.rounds,
+            best.final,
+        )
 
 
 def _score(answer: SoloAnswer | None) -> int:
@@ -108,22 +174,6 @@ def _realize(
         built.fix_telescope(telescope, pool)
 
     left = max(0.01, deadline - time.perf_counter())
-    return cp_sat_solo(puzzle, time_limit=left, seed=seed, ceiling=value, restrict=restrict)
-
-
-def _answer(best: SoloAnswer | None, bound: int, elapsed: float, rounds: int) -> SoloAnswer:
-    """The final answer: optimal when the best plan reaches the sound bound."""
-    if best is None:
-        return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "split", rounds)
-    total = _score(best)
-    status = Status.OPTIMAL if total >= bound else Status.FEASIBLE
-    return SoloAnswer(
-        status,
-        total,
-        best.plan,
-        total if status is Status.OPTIMAL else bound,
-        elapsed,
-        "split",
-        rounds,
-        best.final,
+    return cp_sat_solo(
+        puzzle, time_limit=left, seed=seed, ceiling=value, restrict=restrict, work=REALIZE_WORK
     )
