@@ -10,10 +10,14 @@ For each horizon (number of turns) the suite is ``deal_solo_puzzle(seed, turns)`
   (``stellar_solo_relax``) near the root, last turn in closed form);
 * CP-SAT: ``asterion.solver.stellar_solo.cp_sat_solo`` (one model of all the turns, display
   and deck flow included; one worker);
-* portfolio: ``asterion.solver.stellar_solo_portfolio.portfolio_solo`` (the search in the
-  calling process, CP-SAT in a child process handing it every plan it finds: two cores);
+* split: ``asterion.solver.stellar_solo_split.split_solo`` (the set relaxation's optimal
+  splits realized one after the other by CP-SAT restricted to their telescope cards, with
+  sound no-good cuts: a logic-based Benders decomposition; one core);
+* portfolio: ``asterion.solver.stellar_solo_portfolio.portfolio_solo`` (the search first on
+  short deals, then the splits cut in two halves by a pivot card, one half in a child
+  process, the best score shared: two cores);
 * auto: ``solve_solo(method="auto")``, what the CLI runs by default (one core: the search
-  for a few hundred nodes, then CP-SAT from its plan, capped by its bound);
+  alone up to 3 turns; up to 7 turns the search for a few hundred nodes, then split);
 
 one after the other per deal, each with the same time limit. Every plan is replayed by the
 rules engine inside the solvers; here, whenever two methods prove an optimum, the optima must
@@ -44,6 +48,7 @@ from asterion.models.stellar_solo import SoloPuzzle, deal_solo_puzzle
 from asterion.solver.result import Status
 from asterion.solver.stellar_solo import SoloAnswer, cp_sat_solo, search_solo, solve_solo
 from asterion.solver.stellar_solo_portfolio import portfolio_solo
+from asterion.solver.stellar_solo_split import split_solo
 from machine import machine_lines
 
 GOAL_TURNS = 11
@@ -52,6 +57,7 @@ Solver = Callable[[SoloPuzzle, float], SoloAnswer]
 SOLVERS: dict[str, Solver] = {
     "search": lambda puzzle, limit: search_solo(puzzle, time_limit=limit),
     "cp-sat": lambda puzzle, limit: cp_sat_solo(puzzle, time_limit=limit, seed=0),
+    "split": lambda puzzle, limit: split_solo(puzzle, time_limit=limit, seed=0),
     "portfolio": lambda puzzle, limit: portfolio_solo(puzzle, time_limit=limit, seed=0),
     "auto": lambda puzzle, limit: solve_solo(puzzle, method="auto", time_limit=limit, seed=0),
 }
@@ -165,21 +171,23 @@ def main(argv: list[str] | None = None) -> int:
 
     print("# Stellar solo: exact search, CP-SAT and the portfolio")
     print()
-    for line in [*machine_lines("ortools"), "CP-SAT: 1 worker (the portfolio: 1 + the search)"]:
+    workers = "CP-SAT: 1 worker per process (the portfolio: 2 processes)"
+    for line in [*machine_lines("ortools"), workers]:
         print(f"- {line}")
     print(
         f"- suite: deal_solo_puzzle(seed, turns), seeds 0-{args.deals - 1}, shipped deck; "
         f"time limit {args.time_limit:g} s per solve; the methods take turns per deal"
     )
     print()
+    names = " / ".join(SOLVERS)
     print(
-        "| turns | deals | search proven | median s | worst s "
-        "| CP-SAT proven | median s | worst s | portfolio proven | median s | worst s "
-        "| auto proven | median s | worst s "
-        "| search/CP-SAT | median CPU s (search / CP-SAT / portfolio / auto) |"
+        "| turns | deals | "
+        + "".join(f"{name} proven | median s | worst s | " for name in SOLVERS)
+        + f"search/CP-SAT | median CPU s ({names}) |"
     )
-    print("|" + "--:|" * 16)
+    print("|" + "--:|" * (4 + 3 * len(SOLVERS)))
     details: list[str] = []
+    loads = ["start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg())]
     notes: list[str] = []
     for turns in horizons:
         rows = []
@@ -190,12 +198,13 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
         for line in summary(turns, rows, args.time_limit):
             print(line, flush=True)
+        loads.append(f"turns {turns}: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
         details.extend(unsolved(turns, rows))
         note = gaps(turns, rows)
         if note:
             notes.append(note)
     print()
-    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    print(f"load average (1, 5, 15 min) at the {'; after '.join(loads)}")
     print()
     for note in notes:
         print(note)

@@ -69,14 +69,18 @@ def portfolio_solo(
         name="stellar-solo-split-half",
         daemon=True,
     )
-    unsettled_bound = loop.bound
+    other = _OtherHalf(loop.bound)
     child.start()
     _share(loop, shared)
     loop.require(pivot, True)
     loop.run()
-    theirs = _collect(messages, child, deadline)
+    other.collect(messages, child, deadline, _score(loop.best))
     mine = loop.answer(time.perf_counter() - started)
-    return _combine(puzzle, mine, theirs, unsettled_bound, time.perf_counter() - started)
+    return _combine(puzzle, mine, other, time.perf_counter() - started)
+
+
+def _score(answer: SoloAnswer | None) -> int:
+    return -1 if answer is None or answer.best_score is None else answer.best_score
 
 
 def _share(loop: SplitLoop, shared: Any) -> None:
@@ -84,7 +88,7 @@ def _share(loop: SplitLoop, shared: Any) -> None:
 
     def publish(answer: SoloAnswer) -> None:
         with shared.get_lock():
-            shared.value = max(shared.value, answer.best_score or 0)
+            shared.value = max(shared.value, _score(answer))
 
     loop.outside_best = lambda: int(shared.value)
     loop.on_plan = publish
@@ -99,52 +103,67 @@ def _other_half(
     shared: Any,
     outbox: Any,
 ) -> None:
-    """The child: the splits that keep the pivot out of the telescope; then its sound bound
-    and its best plan, ``(bound, score, plan)``."""
+    """The child: the splits that keep the pivot out of the telescope. It sends
+    ``("plan", score, plan)`` for every better plan, ``("bound", bound)`` after every round,
+    and ``("done", bound)`` at the end."""
     loop = SplitLoop(Compiled(puzzle), time.perf_counter() + time_limit, seed, ceiling=ceiling)
     _share(loop, shared)
+    publish = loop.on_plan
+
+    def send_plan(answer: SoloAnswer) -> None:
+        publish(answer)
+        outbox.put(("plan", answer.best_score, answer.plan))
+
+    loop.on_plan = send_plan
+    loop.on_bound = lambda bound: outbox.put(("bound", bound))
     loop.require(pivot, False)
     loop.run()
-    best = loop.best
-    outbox.put(
-        (loop.bound, None if best is None else best.best_score, [] if best is None else best.plan)
-    )
+    outbox.put(("done", loop.bound))
 
 
-def _collect(
-    messages: Any, child: Any, deadline: float
-) -> tuple[int, int | None, list[Move]] | None:
-    """The child's ``(bound, score, plan)``, or ``None`` if it did not report in time; then
-    the child is ended."""
-    try:
-        report: tuple[int, int | None, list[Move]] | None = messages.get(
-            timeout=max(0.0, deadline - time.perf_counter()) + JOIN_SECONDS
-        )
-    except queue.Empty:
-        report = None
-    if child.is_alive():
-        child.terminate()
-    child.join()
-    return report
+class _OtherHalf:
+    """What the parent knows of the child's half: its latest sound bound, its best plan."""
+
+    def __init__(self, bound: int):
+        self.bound = bound
+        self.score: int | None = None
+        self.plan: list[Move] = []
+        self.done = False
+
+    def read(self, message: tuple[Any, ...]) -> None:
+        if message[0] == "plan":
+            _, self.score, self.plan = message
+        else:
+            self.bound = message[1]
+            self.done = message[0] == "done"
+
+    def collect(self, messages: Any, child: Any, deadline: float, mine: int) -> None:
+        """Read the child's messages until its half is done or settled (no plan there can
+        beat the best found, ``mine`` or its own) or the deadline has passed; then end the
+        child. Nothing is read after stopping it: a message cut in the middle would block
+        the queue."""
+        give_up = deadline + JOIN_SECONDS
+        while not self.done and time.perf_counter() < give_up:
+            if max(mine, self.score or -1) >= self.bound:
+                break
+            try:
+                self.read(messages.get(timeout=0.05))
+            except queue.Empty:
+                if not child.is_alive():
+                    break
+        if child.is_alive():
+            child.terminate()
+        child.join()
 
 
-def _combine(
-    puzzle: SoloPuzzle,
-    mine: SoloAnswer,
-    theirs: tuple[int, int | None, list[Move]] | None,
-    unsettled_bound: int,
-    elapsed: float,
-) -> SoloAnswer:
+def _combine(puzzle: SoloPuzzle, mine: SoloAnswer, other: _OtherHalf, elapsed: float) -> SoloAnswer:
     """One answer from the two halves: the better plan (the child's replayed here), the larger
-    bound (a half that did not report keeps the bound from before the split)."""
-    their_bound, their_score, their_plan = (
-        theirs if theirs is not None else (unsettled_bound, None, [])
-    )
-    bound = max(mine.bound if mine.bound is not None else unsettled_bound, their_bound)
+    bound (every plan lies in one half)."""
+    bound = max(mine.bound if mine.bound is not None else other.bound, other.bound)
     best = mine
-    if their_score is not None and their_score > (mine.best_score or -1):
-        final, total = replay(puzzle, their_plan)
-        best = replace(mine, best_score=total, plan=their_plan, final=final)
+    if other.score is not None and other.score > _score(mine):
+        final, total = replay(puzzle, other.plan)
+        best = replace(mine, best_score=total, plan=other.plan, final=final)
     if best.best_score is None:
         return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "portfolio", mine.nodes)
     proven = best.best_score >= bound

@@ -80,7 +80,7 @@ class SplitLoop:
     """The rounds of :func:`split_solo`: relax, realize, cut; with two hooks for the
     two-process portfolio (:mod:`.stellar_solo_portfolio`), which gives each process one half
     of the splits (:meth:`require`), shares the best score found (:attr:`outside_best`) and
-    hands every plan over (:attr:`on_plan`)."""
+    hands every plan and bound over (:attr:`on_plan`, :attr:`on_bound`)."""
 
     def __init__(
         self,
@@ -106,6 +106,8 @@ class SplitLoop:
         self.outside_best: Callable[[], int] = lambda: -1
         """The best score found elsewhere (a plan this loop need not beat)."""
         self.on_plan: Callable[[SoloAnswer], None] = lambda answer: None
+        self.on_bound: Callable[[int], None] = lambda bound: None
+        """Told the sound bound after every round."""
 
     def require(self, card: int, in_telescope: bool) -> None:
         """Cover only the splits that put ``card`` (a pool card) in the telescope, or not."""
@@ -126,6 +128,7 @@ class SplitLoop:
             known = max(_score(self.best), self.outside_best())
             if self.sound:
                 self.bound = min(self.bound, max(value, known))
+                self.on_bound(self.bound)
             if telescope is None or known >= self.bound or known >= value:
                 return
             chosen = frozenset(self.cards[i] for i in telescope)
