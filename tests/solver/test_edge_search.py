@@ -14,6 +14,7 @@ with ``canonical()``, and each class must have exactly ``whole_turns()`` members
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import pytest
@@ -398,6 +399,37 @@ def test_shuffle_keeps_each_candidate_list_as_a_set() -> None:
         segment = slice(start, start + length)
         assert sorted(shuffled.candidates[segment]) == sorted(tables.candidates[segment])
         assert (shuffled.cand_piece[segment] == tables.piece[shuffled.candidates[segment]]).all()
+
+
+def test_rarity_ranks_pieces_by_how_rare_their_colors_are() -> None:
+    # Colors by count of sides: 1 on 2 sides, 2 on 6, 3 on 7 (border 0 on 17, not scored).
+    # Piece 0 (2, 1, 3, 1): the two rarest sides; piece 1 the most common colors only.
+    pieces: list[Piece] = [(2, 1, 3, 1), (3, 3, 3, 3), (2, 2, 2, 2), (3, 2, 3, 0)]
+    pieces += [(0, 0, 0, 0)] * 4
+    problem = EdgeProblem(tuple(pieces), 4, 2, True)
+    counts = {1: 2, 2: 6, 3: 7, 0: 17}
+    surprise = {color: -math.log(n / 32) for color, n in counts.items()}
+    scores = [sum(surprise[c] for c in piece if c != BORDER) for piece in pieces]
+    low, high = min(scores), max(scores)
+    expected = [(score - low) / (high - low) for score in scores]
+    assert edge_search.rarity(problem).tolist() == pytest.approx(expected)
+    assert expected[0] == 1.0 and expected[2] > expected[1]  # color 2 is rarer than 3
+
+
+def test_biased_shuffle_puts_rare_pieces_first_when_the_bias_dominates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With a bias far above the random draw (0..1), each list is sorted by rarity alone.
+    monkeypatch.setattr(edge_search, "RESTART_BIAS", 1e6)
+    problem = generate(5, 5, 3, 4, seed=0)
+    tables = edge_search.build_tables(problem, edge_search.cell_order(5, 5, "row"))
+    rarity = edge_search.rarity(problem)
+    biased = edge_search.shuffled(tables, seed=1, rarity_of=rarity)
+    for start, length in zip(tables.seg_start, tables.seg_len, strict=True):
+        segment = slice(start, start + length)
+        assert sorted(biased.candidates[segment]) == sorted(tables.candidates[segment])
+        ranks = rarity[biased.cand_piece[segment]]
+        assert (ranks[:-1] >= ranks[1:]).all()
 
 
 @pytest.mark.parametrize("seed", range(4))

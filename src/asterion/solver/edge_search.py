@@ -22,7 +22,8 @@ piece pinned in turn, or each start corner without rotations) run side by side i
 and the first to finish answers: their times to a first arrangement differ by orders of
 magnitude on one puzzle. Before that race, a first arrangement is sought by randomized
 restarts (:class:`.edge_search_parallel.Restarts`): short runs of the same variants with each
-candidate list in a seeded random order, cut off after a Luby sequence of step budgets; a
+candidate list in a seeded random order biased towards pieces of rare colors (:func:`rarity`),
+cut off after a Luby sequence of step budgets; a
 restart that finishes answers (a found arrangement, or a whole space searched: no
 arrangement). Counting runs one variant over the whole space, split into the subtrees below
 its first few placements, with a memo of subtree counts at the start of each row.
@@ -105,6 +106,11 @@ RESTART_BASE = 1 << 15
 RESTART_SEED = 20260
 """Restart *k* shuffles the candidate lists with seed ``RESTART_SEED + k`` (same problem, same
 runs)."""
+RESTART_BIAS = 2.0
+"""How strongly restarts try pieces with rare colors first: each candidate list is sorted by a
+uniform random number less this times the piece's :func:`rarity` (0 = a plain shuffle). Over
+7x7 3/6 seeds 0-79 it halved the median placements to a first arrangement (benchmarks);
+stronger (4, 8) fattened the tail."""
 ESTIMATE_PROBES = 20_000
 """Random probes per variant for :func:`estimated_nodes` when choosing one to count with."""
 ESTIMATE_SEED = 4
@@ -764,12 +770,35 @@ def luby(k: int) -> int:
         k -= (1 << (top - 1)) - 1
 
 
-def shuffled(tables: Tables, seed: int) -> Tables:
-    """The same tables with each candidate list (one key's segment) in a seeded random order."""
+def shuffled(tables: Tables, seed: int, rarity_of: npt.NDArray[np.float64] | None = None) -> Tables:
+    """The same tables with each candidate list (one key's segment) in a seeded random order,
+    biased by :data:`RESTART_BIAS` towards pieces of high ``rarity_of[piece]`` when given."""
     rng = np.random.default_rng(seed)
     segment = np.repeat(np.arange(len(tables.seg_len)), tables.seg_len)
-    order = np.lexsort((rng.random(len(segment)), segment))
+    draw = rng.random(len(segment))
+    if rarity_of is not None:
+        draw -= RESTART_BIAS * rarity_of[tables.cand_piece]
+    order = np.lexsort((draw, segment))
     return replace(tables, candidates=tables.candidates[order], cand_piece=tables.cand_piece[order])
+
+
+def rarity(problem: EdgeProblem) -> npt.NDArray[np.float64]:
+    """Per piece, how rare its colors are, scaled to 0..1 over the pieces: the sum over its
+    non-border sides of -log(share of all sides carrying that color).
+
+    Why: the search dies in its last rows, when the pieces left do not fit each other; placing
+    pieces of rare colors early leaves common, easily matched ones for the end.
+
+    >>> from asterion.models.edges import EdgeProblem
+    >>> rarity(EdgeProblem(1, 2, ((0, 1, 0, 0), (2, 0, 0, 0)), rotations=False)).tolist()
+    [0.0, 0.0]
+    """
+    sides = np.array(problem.pieces, dtype=np.int64)
+    counts = np.bincount(sides.ravel())
+    surprise = -np.log(np.maximum(counts, 1) / sides.size)
+    score = np.where(sides != BORDER, surprise[sides], 0.0).sum(axis=1)
+    spread = score.max() - score.min()
+    return (score - score.min()) / spread if spread > 0 else np.zeros(len(score))
 
 
 def _race(runs: list[Run], deadline: float) -> Run:

@@ -219,7 +219,8 @@ class _Board:
 class Restarts:
     """Randomized restarts for a first arrangement (Gomes, Selman and Kautz): restart k runs
     the raced variants in turn with shuffled candidate lists for ``luby(k) * RESTART_BASE``
-    steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail."""
+    steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail.
+    The shuffles favour pieces of rare colors (:func:`~asterion.solver.edge_search.rarity`)."""
 
     def __init__(self, threads: int = 1) -> None:
         self.threads = threads
@@ -230,6 +231,7 @@ class Restarts:
         self._finished: dict[int, search.Run] = {}
         self._nodes: dict[int, int] = {}
         self.thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
+        self._rarity = np.zeros(0)  # the pieces' rarity, set by run()
 
     def run(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
@@ -237,6 +239,7 @@ class Restarts:
         """The run that finished (found one, or searched its whole space: each run is
         complete, only its order of trial differs), or None when the clock passes ``until``
         (the caller then races ``runs`` without cutoff)."""
+        self._rarity = search.rarity(problem)
 
         def work() -> None:
             while time.perf_counter() < until and (k := self._take()) is not None:
@@ -268,7 +271,7 @@ class Restarts:
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, k: int, until: float
     ) -> search.Run:
         base = runs[(k - 1) % len(runs)]
-        tables = search.shuffled(base.tables, search.RESTART_SEED + k)
+        tables = search.shuffled(base.tables, search.RESTART_SEED + k, self._rarity)
         run = search.Run(problem, base.variant, 1, keep, tables)
         left = search.luby(k) * search.RESTART_BASE
         while left > 0 and run.outcome == RUNNING and time.perf_counter() < until:
