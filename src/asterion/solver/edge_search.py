@@ -789,9 +789,8 @@ def rarity(problem: EdgeProblem) -> npt.NDArray[np.float64]:
     Why: the search dies in its last rows, when the pieces left do not fit each other; placing
     pieces of rare colors early leaves common, easily matched ones for the end.
 
-    >>> from asterion.models.edges import EdgeProblem
-    >>> rarity(EdgeProblem(1, 2, ((0, 1, 0, 0), (2, 0, 0, 0)), rotations=False)).tolist()
-    [0.0, 0.0]
+    >>> rarity(EdgeProblem(((1, 1, 2, 0), (2, 2, 2, 0)), 2, 1, True)).tolist()  # 1 is rarer
+    [1.0, 0.0]
     """
     sides = np.array(problem.pieces, dtype=np.int64)
     counts = np.bincount(sides.ravel())
