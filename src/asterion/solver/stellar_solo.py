@@ -26,10 +26,10 @@ an optimum is returned only if that score equals the value the solver claims (a 
 before the time limit must score at least the solver's objective).
 
 What is proven within a time limit (docs/benchmarks.md, "Stellar solo", 8 seeded deals per
-horizon, 10 s): every 3- and 5-turn deal; 7 of 8 at 7 turns by ``auto`` or the portfolio (the
-set relaxation at the start is often the optimum itself, so a plan that reaches it ends the
-solve); at 11 turns (a whole game) one deal in one run, otherwise the best plan found with the
-proven bound, typically 5 % above it.
+horizon, 10 s, one core): by ``auto`` every 3-, 5- and 7-turn deal, and 6 of 8 at 11 turns (a
+whole game; there the set relaxation at the start is the optimum on 6 deals, and ``split``
+finds a plan reaching it in a few seconds); on the other two, the best plan found with the
+proven bound, 2 % and 7 % above it.
 
 Conventions: turn ``k`` counts from 0; display positions are 0–4 internally (1–5 in
 :class:`~asterion.models.stellar.Turn`); slots are indices into the layout's sorted slot list;
