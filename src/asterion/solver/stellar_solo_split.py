@@ -132,7 +132,9 @@ class SplitLoop:
             if telescope is None or known >= self.bound or known >= value:
                 return
             chosen = frozenset(self.cards[i] for i in telescope)
-            answer = _realize(self.puzzle, chosen, self.cards, value, self.deadline, self.seed)
+            answer = _realize(
+                self.puzzle, chosen, self.cards, (known + 1, value), self.deadline, self.seed
+            )
             if _score(answer) > _score(self.best):
                 self.best = answer
                 self.on_plan(answer)
@@ -166,15 +168,19 @@ def _realize(
     puzzle: SoloPuzzle,
     telescope: frozenset[int],
     pool: tuple[int, ...],
-    value: int,
+    scores: tuple[int, int],
     deadline: float,
     seed: int,
 ) -> SoloAnswer:
-    """The best plan that puts exactly ``telescope`` of the ``pool`` in the telescope,
-    capped at the relaxation's ``value`` (reaching it ends the solve)."""
+    """The best plan that puts exactly ``telescope`` of the ``pool`` in the telescope and
+    scores in ``scores``: from one more than the best plan found (infeasible then means
+    nothing there beats it, all a sound cut needs, and CP-SAT may prove that sooner than an
+    optimum) to the relaxation's value (reaching it ends the solve)."""
+    floor, value = scores
 
     def restrict(built: SoloModel) -> None:
         built.fix_telescope(telescope, pool)
+        built.model.add(built.objective >= floor)
 
     left = max(0.01, deadline - time.perf_counter())
     return cp_sat_solo(
