@@ -56,3 +56,14 @@ def test_an_incumbent_at_the_bound_is_proven_at_once() -> None:
     assert best.best_score is not None
     answer = split_solo(puzzle, time_limit=60, incumbent=best, ceiling=best.bound)
     assert answer.status is Status.OPTIMAL and answer.plan == best.plan and answer.nodes == 1
+
+
+def test_a_poor_incumbent_is_beaten() -> None:
+    # The realizations then ask only for plans above the incumbent; the optimum must still
+    # come back (the search's, exact on 3 turns).
+    puzzle = deal_solo_puzzle(2, turns=3)
+    poor = search_solo(puzzle, max_nodes=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert poor.best_score is not None and optimum is not None and poor.best_score < optimum
+    answer = split_solo(puzzle, time_limit=60, incumbent=poor)
+    check_answer(puzzle, answer, optimum)
