@@ -3,7 +3,7 @@
 rules/stellar.md, question 3. With the deck order known there is no chance left: a solo puzzle
 (:mod:`asterion.models.stellar_solo`) is a one-player optimization over ``turns`` compound turns
 (take a display card, play a hand card to one area, the forced second card to the other) and
-the final note. Three exact engines answer it, and a portfolio runs two of them at once:
+the final note. Three exact engines answer it, and a portfolio runs one on two cores:
 
 * **search** (:func:`search_solo`): depth-first branch and bound over the turns on a compact
   copy of the rules (cards as small integers, the telescope as bitmasks), with a transposition
@@ -17,8 +17,8 @@ the final note. Three exact engines answer it, and a portfolio runs two of them 
   names the telescope's cards; CP-SAT, restricted to plans with that telescope set, finds a
   plan reaching the relaxation's value (proven optimal) or settles the set, which is then cut
   off the relaxation (a logic-based Benders decomposition);
-* **portfolio** (:mod:`.stellar_solo_portfolio`): the search and CP-SAT at once on two cores,
-  CP-SAT handing every plan it finds to the search.
+* **portfolio** (:mod:`.stellar_solo_portfolio`): ``split`` on two cores, the splits cut in
+  two halves by one card, one half per process, the best score shared.
 
 Either way the plan is replayed move by move through the rules engine
 (:func:`asterion.models.stellar.apply`) and scored by :func:`asterion.models.stellar.score`;
@@ -109,7 +109,8 @@ class SoloAnswer:
     ``best_score`` is the final score of ``plan`` (replayed and scored by the rules engine,
     whose finished position is ``final``); ``bound`` is a proven upper bound on the optimum
     (equal to ``best_score`` when the status is optimal). With status unknown there is no
-    plan. ``nodes`` counts search nodes (the search) or branches (CP-SAT).
+    plan. ``nodes`` counts search nodes (the search), branches (CP-SAT) or rounds of the
+    relaxation (``split``).
     """
 
     status: Status
