@@ -108,6 +108,7 @@ class SplitLoop:
         self.on_plan: Callable[[SoloAnswer], None] = lambda answer: None
         self.on_bound: Callable[[int], None] = lambda bound: None
         """Told the sound bound after every round."""
+        self._next: tuple[int, tuple[int, ...] | None] | None = None
 
     def require(self, card: int, in_telescope: bool) -> None:
         """Cover only the splits that put ``card`` (a pool card) in the telescope, or not."""
@@ -115,15 +116,19 @@ class SplitLoop:
 
     def first_split(self) -> tuple[int, ...] | None:
         """The cards an optimal split of the relaxation puts in the telescope (``None`` if
-        the relaxation was not solved)."""
-        telescope = self.relaxation.solve(work=RELAX_WORK_LIMIT)[1]
+        the relaxation was not solved); :meth:`run` starts from that split (re-solved under
+        :meth:`require`, the relaxation may pick another of equal value, and on 11-turn deal
+        5 the other was the one CP-SAT could not realize in 10 s)."""
+        self._next = self.relaxation.solve(work=RELAX_WORK_LIMIT)
+        telescope = self._next[1]
         return None if telescope is None else tuple(self.cards[i] for i in telescope)
 
     def run(self) -> None:
         """Rounds until a plan reaches the bound, nothing better can come, or time is up."""
         while time.perf_counter() < self.deadline:
             left = self.deadline - time.perf_counter()
-            value, telescope = self.relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
+            value, telescope = self._next or self.relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
+            self._next = None
             self.rounds += 1
             known = max(_score(self.best), self.outside_best())
             if self.sound:
