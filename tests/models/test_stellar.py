@@ -933,3 +933,14 @@ def test_solo_targets_missing_a_section_are_refused_or_scored() -> None:
         assert error.field is not None and error.field.startswith("targets")
         return
     assert score(state)[0].sections["top"] == 10
+
+
+def test_every_move_reads_as_words_in_a_plan() -> None:
+    # `asterion stellar solve` prints a plan move by move: no dataclass reprs.
+    assert str(Turn(2, "M5b", "notebook", second_slot=12)) == (
+        "take 2, play M5b to notebook, second card to telescope 12"
+    )
+    assert str(FinalNote("M3a")) == "final note: play M3a to notebook"
+    assert str(ResetDisplay(True)) == "deal the display anew"
+    assert str(ResetDisplay(False)) == "keep the display"
+    assert str(Pass()) == "pass"

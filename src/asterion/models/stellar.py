@@ -118,6 +118,9 @@ class ResetDisplay:
 
     reset: bool
 
+    def __str__(self) -> str:
+        return "deal the display anew" if self.reset else "keep the display"
+
 
 @dataclass(frozen=True)
 class FinalNote:
@@ -125,10 +128,16 @@ class FinalNote:
 
     card: CardId
 
+    def __str__(self) -> str:
+        return f"final note: play {self.card} to notebook"
+
 
 @dataclass(frozen=True)
 class Pass:
     """Only when nothing else is legal: no card in hand or display (the deck ran dry, S4)."""
+
+    def __str__(self) -> str:
+        return "pass"
 
 
 Move = Turn | ResetDisplay | FinalNote | Pass
