@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from importlib import resources
 from pathlib import Path
 
 from clirun import run
@@ -28,6 +29,20 @@ def test_show_json_has_stars_and_spanning_lines() -> None:
     assert document["abbr"] == "Cnc" and document["obsolete"] is False
     assert len(document["lines"]) == len(document["stars"]) - 1
     assert {"hip", "ra", "dec", "mag", "iau", "names"} <= set(document["stars"][0])
+
+
+def test_show_picture_gives_the_stars_the_nacht_sky_draws() -> None:
+    _, plain, _ = run("sky", "show", "Ori", "--json")
+    code, out, _ = run("sky", "show", "Ori", "--picture", "--json")
+    chosen, picture = json.loads(plain)["stars"], json.loads(out)
+    assert code == 0
+    assert picture["stars"][: len(chosen)] == chosen
+    assert all(s["mag"] <= 4.5 for s in picture["stars"][len(chosen) :])
+    assert len(picture["lines"]) == len(picture["stars"]) - 1
+    # the shipped Nacht der Sterne chart draws Orion with exactly these stars
+    chart = resources.files("asterion.data").joinpath("nacht_chart.json").read_text("utf-8")
+    orion = next(c for c in json.loads(chart)["constellations"] if c["abbr"] == "Ori")
+    assert sorted(s["mag"] for s in orion["stars"]) == sorted(s["mag"] for s in picture["stars"])
 
 
 def test_show_obsolete_constellation_states_its_rule() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -58,9 +59,19 @@ def show(
     ],
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
+    picture: Annotated[
+        bool,
+        typer.Option(
+            "--picture",
+            help="The picture stars instead: every star of Hp <= 4.5, as the Nacht der Sterne "
+            "sky draws the figure (the chosen ones are the cards').",
+        ),
+    ] = False,
 ) -> None:
     """A constellation's chosen stars: HIP number, position, magnitude, names; its figure."""
     constellation = default_sky()[abbr]
+    if picture:
+        constellation = replace(constellation, stars=constellation.picture_stars, more=())
     if json_out:
         print_json(constellation_to_data(constellation))
     else:
