@@ -103,3 +103,12 @@ def test_build_sky_rebuilds_the_shipped_file_byte_for_byte(tmp_path: Path) -> No
     build_sky.main(out)
     shipped = resources.files("asterion.data").joinpath("sky.json").read_bytes()
     assert out.read_bytes() == shipped
+
+
+def test_a_bad_picture_star_is_refused_naming_its_field() -> None:
+    text = resources.files("asterion.data").joinpath("sky.json").read_text("utf-8")
+    data = json.loads(text)
+    orion = next(c for c in data["constellations"] if c["abbr"] == "Ori")
+    orion["picture"][0]["dec"] = 91.0
+    with pytest.raises(InputError, match=r"picture\.0\.dec"):
+        sky_from_data(data, "sky.json")
