@@ -67,7 +67,7 @@ from asterion.models.stellar import (
 from asterion.models.stellar_cards import FACE_DOWN_NUMBER, TYPES, ZERO_SIX
 from asterion.models.stellar_solo import DRAWS_PER_TURN, SoloPuzzle
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_solver
-from asterion.solver.stellar_solo_relax import Card, Position, relaxed_bound
+from asterion.solver.stellar_solo_relax import Card, Position, add_readings, relaxed_bound
 
 Method = Literal["auto", "search", "cp-sat", "split", "portfolio"]
 Expr: TypeAlias = "cp_model.LinearExpr | int"
@@ -1388,18 +1388,7 @@ class SoloModel:
         # Readings: a 0/6 card reads 0 or 6, a satellite joins any type's group.
         holds: dict[tuple[int, int], list[Expr]] = {}
         for i, expr in in_notebook.items():
-            numbers = (0, 6) if c.number[i] == ZERO_SIX else (c.number[i],)
-            kinds = KINDS if c.kind[i] == SATELLITE else (c.kind[i],)
-            if len(numbers) * len(kinds) == 1:
-                holds.setdefault((kinds[0], numbers[0]), []).append(expr)
-                continue
-            readings = []
-            for kind in kinds:
-                for n in numbers:
-                    var = model.new_bool_var(f"reads_{i}_{kind}_{n}")
-                    holds.setdefault((kind, n), []).append(var)
-                    readings.append(var)
-            model.add(sum(readings) == expr)
+            add_readings(model, holds, i, c.kind[i], c.number[i], expr)
         del turns
         # One run per type (or none), every number in it present.
         self.run: dict[tuple[int, int, int], cp_model.IntVar] = {}

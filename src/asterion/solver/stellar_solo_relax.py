@@ -46,6 +46,31 @@ RUN_NUMBERS = range(7)
 """Notebook numbers 0-6 (0/6 cards read 0 or 6)."""
 
 
+def add_readings(
+    model: cp_model.CpModel,
+    holds: dict[tuple[int, int], list[Expr]],
+    label: int,
+    kind: int,
+    number: int,
+    present: Expr,
+) -> None:
+    """A notebook card's readings, added to ``holds`` under (type, number): a 0/6 card reads 0
+    or 6, a satellite joins any type's group; exactly one reading holds when ``present`` is 1.
+    Shared by the set relaxation and the full solo model, which read the notebook alike."""
+    numbers = (0, 6) if number == ZERO_SIX else (number,)
+    kinds = range(KIND_COUNT) if kind == SATELLITE else (kind,)
+    if len(numbers) * len(kinds) == 1:
+        holds.setdefault((kinds[0], numbers[0]), []).append(present)
+        return
+    readings = []
+    for k in kinds:
+        for n in numbers:
+            var = model.new_bool_var(f"reads_{label}_{k}_{n}")
+            holds.setdefault((k, n), []).append(var)
+            readings.append(var)
+    model.add(sum(readings) == present)
+
+
 @dataclass(frozen=True)
 class Card:
     """What the relaxation needs of a pool card."""
@@ -208,18 +233,7 @@ class Relaxation:
             for _ in range(count)
         )
         for j, (card, noted) in enumerate(entries):
-            numbers = (0, 6) if card.number == ZERO_SIX else (card.number,)
-            kinds = range(KIND_COUNT) if card.kind == SATELLITE else (card.kind,)
-            if len(numbers) * len(kinds) == 1:
-                holds.setdefault((kinds[0], numbers[0]), []).append(noted)
-                continue
-            readings = []
-            for kind in kinds:
-                for number in numbers:
-                    var = model.new_bool_var(f"reads_{j}_{kind}_{number}")
-                    holds.setdefault((kind, number), []).append(var)
-                    readings.append(var)
-            model.add(sum(readings) == noted)
+            add_readings(model, holds, j, card.kind, card.number, noted)
         return holds
 
     def _run_lengths(self, kind: int, holds: dict[tuple[int, int], list[Expr]]) -> dict[int, Expr]:
