@@ -6,12 +6,21 @@ the cut removes exactly the telescope set it names.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 from test_stellar_solo import check_answer, plain_best
 
+from asterion.models.stellar import StellarState, apply_unchecked, legal_moves, score
 from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.solver.result import Status
-from asterion.solver.stellar_solo import BranchAndBound, Compiled, search_solo
+from asterion.solver.stellar_solo import (
+    BranchAndBound,
+    Compiled,
+    SoloModel,
+    cp_sat_solo,
+    search_solo,
+)
 from asterion.solver.stellar_solo_relax import Relaxation
 from asterion.solver.stellar_solo_split import split_solo
 
@@ -37,6 +46,44 @@ def test_some_deal_needs_a_cut() -> None:
     # so the answer above was proven only after a sound cut (rounds counts the relaxations).
     answer = split_solo(deal_solo_puzzle(2, turns=3), time_limit=60)
     assert answer.status is Status.OPTIMAL and answer.nodes > 2
+
+
+def best_by_telescope(state: StellarState, start: int) -> dict[frozenset[str], int]:
+    """Every legal game to the end: the best final score per set of cards that went to the
+    telescope after ``start`` cards were there."""
+    if state.is_over:
+        placed = [placed.card for _, placed in state.areas[0].telescope]
+        return {frozenset(placed[start:]): score(state)[0].total}
+    best: dict[frozenset[str], int] = {}
+    for move in legal_moves(state):
+        for cards, total in best_by_telescope(apply_unchecked(state, move), start).items():
+            best[cards] = max(total, best.get(cards, total))
+    return best
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_realization_is_the_best_game_with_its_telescope_set(seed: int) -> None:
+    # fix_telescope (with its redundant turn-by-turn constraints) against every legal 2-turn
+    # game grouped by the cards it puts in the telescope; a set no game reaches: infeasible.
+    puzzle = deal_solo_puzzle(seed, turns=2)
+    compiled = Compiled(puzzle)
+    pool = BranchAndBound(compiled).pool_cards(compiled.root)
+    state = puzzle.start_state()
+    best = best_by_telescope(state, len(state.areas[0].telescope))
+    index = {card_id: i for i, card_id in enumerate(compiled.ids)}
+    sets = [frozenset(index[card] for card in cards) for cards in best]
+    never = next(frozenset(two) for two in combinations(pool, 2) if frozenset(two) not in sets)
+    for cards in [*sets, never]:
+
+        def restrict(built: SoloModel, cards: frozenset[int] = cards) -> None:
+            built.fix_telescope(cards, pool)
+
+        answer = cp_sat_solo(puzzle, time_limit=60, restrict=restrict)
+        expected = best.get(frozenset(compiled.ids[i] for i in cards))
+        if expected is None:
+            assert answer.status is Status.INFEASIBLE
+        else:
+            assert answer.status is Status.OPTIMAL and answer.best_score == expected
 
 
 def test_a_cut_removes_exactly_its_telescope_set() -> None:
