@@ -6,6 +6,7 @@ the cut removes exactly the telescope set it names.
 
 from __future__ import annotations
 
+import time
 from itertools import combinations
 
 import pytest
@@ -13,6 +14,7 @@ from test_stellar_solo import check_answer, plain_best
 
 from asterion.models.stellar import StellarState, apply_unchecked, legal_moves, score
 from asterion.models.stellar_solo import deal_solo_puzzle
+from asterion.solver import stellar_solo_split as split
 from asterion.solver.result import Status
 from asterion.solver.stellar_solo import (
     BranchAndBound,
@@ -114,3 +116,20 @@ def test_a_poor_incumbent_is_beaten() -> None:
     assert poor.best_score is not None and optimum is not None and poor.best_score < optimum
     answer = split_solo(puzzle, time_limit=60, incumbent=poor)
     check_answer(puzzle, answer, optimum)
+
+
+def test_sets_left_unsettled_keep_the_bound_sound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With almost no work per realization, CP-SAT settles nothing at first: every set keeps
+    # its relaxation value as its cap, so no bound may fall below the optimum, and the sets
+    # tried again with twice the work each time must still end at the proven optimum.
+    monkeypatch.setattr(split, "REALIZE_WORK", 0.001)
+    puzzle = deal_solo_puzzle(2, turns=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert optimum is not None
+    loop = split.SplitLoop(Compiled(puzzle), time.perf_counter() + 120, seed=0)
+    bounds: list[int] = []
+    loop.on_bound = bounds.append
+    loop.run()
+    answer = loop.answer(0.0)
+    check_answer(puzzle, answer, optimum)
+    assert min(bounds) >= optimum and max(loop.tries.values()) > 1

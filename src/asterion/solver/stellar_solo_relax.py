@@ -144,6 +144,8 @@ class Relaxation:
         self.objective = sum(terms)
         model.add(self.objective <= ceiling)
         self.ceiling = ceiling
+        self.exhausted = False
+        """Set by :meth:`solve` when every split is cut off (or required away)."""
         model.maximize(self.objective)
 
     def solve(
@@ -157,8 +159,9 @@ class Relaxation:
         solver.parameters.linearization_level = LINEARIZATION_LEVEL
         status = solver.solve(self.model)
         if status == cp_model.INFEASIBLE:
-            # Every split scores above the ceiling (impossible when the ceiling is a true
-            # bound: some split is the real game) or is cut off: keep the ceiling.
+            # Every split is cut off (the objective may always stay under the ceiling:
+            # nothing forces a point to be counted): the ceiling, and :attr:`exhausted`.
+            self.exhausted = True
             return self.ceiling, None
         if status == cp_model.OPTIMAL:
             chosen = tuple(i for i, var in enumerate(self.scope) if solver.boolean_value(var))

@@ -10,13 +10,14 @@ deals, docs/benchmarks.md: a few seconds, against minutes without the restrictio
 that scores the relaxation's value is optimal: the value is a proven bound.
 
 When the plan falls short, the telescope set is cut off the relaxation (a no-good) and the
-next split is tried: a logic-based Benders decomposition. The cut is sound for the bound only
-once CP-SAT has *proven* that no plan with that telescope set scores more than its best one
-(the restricted model solved to optimality, or infeasible); then every plan either has a
-telescope set still in the relaxation or scores at most the best plan found, so the larger of
-the two is an upper bound. After a realization that timed out the cut still steers the
-search for plans, but the bound stays the last sound one. Every plan is replayed and scored by
-the rules engine (:func:`~asterion.solver.stellar_solo.cp_sat_solo` does it).
+next split is tried: a logic-based Benders decomposition. Each set tried keeps a *cap*, an
+upper bound on the plans with that set: the best one when CP-SAT settles the set (the
+restricted model solved to optimality, or infeasible above the best plan found), its value
+in the relaxation when CP-SAT runs out of work first. Every plan has a telescope set still in
+the relaxation or one tried, so the larger of the relaxation's new optimum and the caps is an
+upper bound; when a set left unsettled is what holds that bound up, it is tried again with
+twice the work. Every plan is replayed and scored by the rules engine
+(:func:`~asterion.solver.stellar_solo.cp_sat_solo` does it).
 
 >>> from asterion.models.stellar_solo import deal_solo_puzzle
 >>> answer = split_solo(deal_solo_puzzle(seed=1, turns=4), time_limit=30)
@@ -44,13 +45,11 @@ from asterion.solver.stellar_solo import (
 from asterion.solver.stellar_solo_relax import Relaxation
 
 REALIZE_WORK = 20.0
-"""CP-SAT's deterministic time one realization may take before the next split is tried (on
-the benchmark machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the
-successful realizations of the 11-turn deals took 1.1-4 of them). Past it the telescope set
-is cut unsettled (the bound stays where it was), since on some deals (11-turn deal 7) one set keeps
-CP-SAT busy for minutes while the next sets give better plans."""
-EXACT = (Status.OPTIMAL, Status.INFEASIBLE)
-"""Realization outcomes that settle a telescope set (its cut is sound)."""
+"""CP-SAT's deterministic time for a telescope set's first realization (on the benchmark
+machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the successful
+realizations of the 11-turn deals took 1.1-4 of them). Past it the next split is tried, and
+the set keeps its value as its cap: since on some deals (11-turn deal 7) one set keeps CP-SAT
+busy for minutes while the next sets give better plans."""
 
 
 def split_solo(
@@ -101,7 +100,10 @@ class SplitLoop:
         self.relaxation = Relaxation(search.position(root), self.bound)
         self.cards = search.pool_cards(root)
         self.best = incumbent if _score(incumbent) >= 0 else None
-        self.sound = True
+        self.caps: dict[tuple[int, ...], int] = {}
+        """Telescope sets tried (pool indices) → a proven cap on the plans with that set
+        (its value in the relaxation while no realization has settled it)."""
+        self.tries: dict[tuple[int, ...], int] = {}
         self.rounds = 0
         self.outside_best: Callable[[], int] = lambda: -1
         """The best score found elsewhere (a plan this loop need not beat)."""
@@ -124,27 +126,55 @@ class SplitLoop:
         return None if telescope is None else tuple(self.cards[i] for i in telescope)
 
     def run(self) -> None:
-        """Rounds until a plan reaches the bound, nothing better can come, or time is up."""
+        """Rounds until a plan reaches the bound, nothing better can come, or time is up.
+
+        Each round the bound is the larger of the best uncut split's value and the caps of
+        the telescope sets tried before (a cap is proven for its set: no plan with it scores
+        more), and the set that holds it up is the one tried: a new split, or a set tried
+        before at a higher bound."""
         while time.perf_counter() < self.deadline:
             left = self.deadline - time.perf_counter()
             value, telescope = self._next or self.relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
             self._next = None
             self.rounds += 1
+            if telescope is None and not self.relaxation.exhausted:
+                return  # the relaxation itself ran out of time: the bound stays
+            uncut = -1 if telescope is None else value
             known = max(_score(self.best), self.outside_best())
-            if self.sound:
-                self.bound = min(self.bound, max(value, known))
-                self.on_bound(self.bound)
-            if telescope is None or known >= self.bound or known >= value:
+            self.caps = {tried: cap for tried, cap in self.caps.items() if cap > known}
+            held_up = max(self.caps.values(), default=-1)
+            self.bound = min(self.bound, max(uncut, held_up, known))
+            self.on_bound(self.bound)
+            if known >= self.bound:
                 return
-            chosen = frozenset(self.cards[i] for i in telescope)
-            answer = _realize(
-                self.puzzle, chosen, self.cards, (known + 1, value), self.deadline, self.seed
-            )
-            if _score(answer) > _score(self.best):
-                self.best = answer
-                self.on_plan(answer)
-            self.sound = self.sound and answer.status in EXACT
-            self.relaxation.exclude_telescope(telescope)
+            if telescope is not None and uncut >= held_up:
+                self.relaxation.exclude_telescope(telescope)
+                chosen = telescope
+            else:
+                chosen = max(self.caps, key=lambda tried: (self.caps[tried], tried))
+                self._next = (value, telescope)  # still the best uncut split
+            self.caps[chosen] = self._settle(chosen, self.bound, known)
+
+    def _settle(self, telescope: tuple[int, ...], cap: int, known: int) -> int:
+        """A proven cap on the plans that put exactly ``telescope`` (pool indices) in the
+        telescope, at most ``cap``: the best such plan above ``known`` when CP-SAT settles
+        it, ``known`` when there is none, ``cap`` itself when time runs out first (the set is
+        then tried again if it still holds the bound up, with twice the work each time)."""
+        tries = self.tries.get(telescope, 0)
+        self.tries[telescope] = tries + 1
+        chosen = frozenset(self.cards[i] for i in telescope)
+        work = REALIZE_WORK * 2**tries
+        answer = _realize(
+            self.puzzle, chosen, self.cards, (known + 1, cap), self.deadline, self.seed, work
+        )
+        if _score(answer) > _score(self.best):
+            self.best = answer
+            self.on_plan(answer)
+        if answer.status is Status.OPTIMAL or _score(answer) >= cap:
+            return _score(answer)
+        if answer.status is Status.INFEASIBLE:
+            return known
+        return cap
 
     def answer(self, elapsed: float) -> SoloAnswer:
         """The final answer: optimal when the best plan reaches the sound bound."""
@@ -176,6 +206,7 @@ def _realize(
     scores: tuple[int, int],
     deadline: float,
     seed: int,
+    work: float,
 ) -> SoloAnswer:
     """The best plan that puts exactly ``telescope`` of the ``pool`` in the telescope and
     scores in ``scores``: from one more than the best plan found (infeasible then means
@@ -189,5 +220,5 @@ def _realize(
 
     left = max(0.01, deadline - time.perf_counter())
     return cp_sat_solo(
-        puzzle, time_limit=left, seed=seed, ceiling=value, restrict=restrict, work=REALIZE_WORK
+        puzzle, time_limit=left, seed=seed, ceiling=value, restrict=restrict, work=work
     )
