@@ -68,7 +68,8 @@ from asterion.models.edges import (
 )
 from asterion.solver import edge_search_kernel as kernel
 from asterion.solver.edge_result import EdgeSearchResult, edge_status
-from asterion.solver.edge_search_kernel import EXHAUSTED, HAVE_NUMBA, LIMIT, RUNNING
+from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
+from asterion.solver.numba_loops import HAVE_NUMBA
 from asterion.solver.result import Status
 
 __all__ = [

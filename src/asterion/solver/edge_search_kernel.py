@@ -32,28 +32,12 @@ to choose the variant that counts fastest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-try:  # numba compiles the hot loop; without it the same code runs as plain Python.
-    from numba import njit as _numba_njit  # type: ignore[import-untyped,unused-ignore]
-
-    HAVE_NUMBA = True
-
-    def _compiled(func: F) -> F:
-        return _numba_njit(cache=True, nogil=True)(func)  # type: ignore[return-value]
-
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    HAVE_NUMBA = False
-
-    def _compiled(func: F) -> F:
-        return func
-
+from asterion.solver.numba_loops import compiled as _compiled
 
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]

@@ -1480,6 +1480,16 @@ class SoloModel:
                 model.add(var == 0)
         self._conserve(cards)
 
+    def fix_flow(self, turns: list[tuple[int, int, bool]], final: int) -> None:
+        """Only the plans that, turn by turn, take the display position, play the card and
+        send it to the telescope or not as ``turns`` say, and note ``final`` last: what is
+        left to choose is where the telescope cards go."""
+        for k, (taken, played, to_telescope) in enumerate(turns):
+            self.model.add(self.take[k, taken] == 1)
+            self.model.add(self.play[k, played] == 1)
+            self.model.add(self.to_scope[k] == int(to_telescope))
+        self.model.add(self.final[final] == 1)
+
     def _conserve(self, cards: frozenset[int]) -> None:
         """Each turn places one of ``cards`` (the telescope's, all still to come): before
         turn ``k`` exactly ``turns - k`` of them are in the hand, the display or the deck

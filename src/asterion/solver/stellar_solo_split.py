@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from asterion.models.stellar_solo import SoloPuzzle
+from asterion.solver.numba_loops import HAVE_NUMBA
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 from asterion.solver.stellar_solo import (
     RELAX_WORK_LIMIT,
@@ -42,6 +43,7 @@ from asterion.solver.stellar_solo import (
     cp_sat_solo,
     search_solo,
 )
+from asterion.solver.stellar_solo_flow import FlowCheck, FlowMemo
 from asterion.solver.stellar_solo_relax import Relaxation
 
 REALIZE_WORK = 20.0
@@ -50,6 +52,15 @@ machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the s
 realizations of the 11-turn deals took 1.1-4 of them). Past it the next split is tried, and
 the set keeps its value as its cap: since on some deals (11-turn deal 7) one set keeps CP-SAT
 busy for minutes while the next sets give better plans."""
+FLOW_NODES = 2_000_000
+"""Positions the flow check of one telescope set may visit (about 1-2 s; measured on the
+11-turn first splits, it settles most sets in well under 1 million, and some not in 50)."""
+FLOW_NODES_PER_SECOND = 1_000_000
+"""About what the flow check visits per second (measured 0.5-1.5 million on the benchmark
+machine): its node budget is cut to the time left."""
+FLOW_FROM_TURNS = 8
+"""Shorter deals skip the flow check: CP-SAT settles their sets quickly, and the check's
+first use compiles it (about 8 s, once per machine: numba caches it)."""
 
 
 def split_solo(
@@ -92,6 +103,7 @@ class SplitLoop:
         self.puzzle = compiled.puzzle
         self.deadline = deadline
         self.seed = seed
+        self.compiled = compiled
         search = BranchAndBound(compiled)
         root = compiled.root
         quick = search.bound(root)
@@ -104,6 +116,7 @@ class SplitLoop:
         """Telescope sets tried (pool indices) → a proven cap on the plans with that set
         (its value in the relaxation while no realization has settled it)."""
         self.tries: dict[tuple[int, ...], int] = {}
+        self._flow_memo: FlowMemo | None = None
         self.rounds = 0
         self.outside_best: Callable[[], int] = lambda: -1
         """The best score found elsewhere (a plan this loop need not beat)."""
@@ -157,24 +170,64 @@ class SplitLoop:
 
     def _settle(self, telescope: tuple[int, ...], cap: int, known: int) -> int:
         """A proven cap on the plans that put exactly ``telescope`` (pool indices) in the
-        telescope, at most ``cap``: the best such plan above ``known`` when CP-SAT settles
-        it, ``known`` when there is none, ``cap`` itself when time runs out first (the set is
-        then tried again if it still holds the bound up, with twice the work each time)."""
+        telescope, at most ``cap``: the first time, the flow check's (:meth:`_by_flow`);
+        then the best such plan above ``known`` when CP-SAT settles it, ``known`` when there
+        is none, the cap itself when CP-SAT runs out of work first (the set is then tried
+        again if it still holds the bound up, with twice the work each time)."""
         tries = self.tries.get(telescope, 0)
         self.tries[telescope] = tries + 1
         chosen = frozenset(self.cards[i] for i in telescope)
+        if tries == 0 and self._flow_checked():
+            cap = self._by_flow(chosen, cap, known)
+            known = max(known, _score(self.best), self.outside_best())
+            if cap <= known:
+                return cap
         work = REALIZE_WORK * 2**tries
         answer = _realize(
             self.puzzle, chosen, self.cards, (known + 1, cap), self.deadline, self.seed, work
         )
-        if _score(answer) > _score(self.best):
-            self.best = answer
-            self.on_plan(answer)
+        self._offer(answer)
         if answer.status is Status.OPTIMAL or _score(answer) >= cap:
             return _score(answer)
         if answer.status is Status.INFEASIBLE:
             return known
         return cap
+
+    def _flow_checked(self) -> bool:
+        """Whether sets get the flow check first: with numba (in plain Python it is far
+        slower than CP-SAT), and on deals long enough to repay compiling it once."""
+        return HAVE_NUMBA and self.compiled.turns >= FLOW_FROM_TURNS
+
+    def _by_flow(self, telescope: frozenset[int], cap: int, known: int) -> int:
+        """The set's cap after the flow check (:mod:`.stellar_solo_flow`), from the top: a
+        flow that reaches the cap is played by CP-SAT (placing the telescope cards); when
+        there is none, the check's bound is the new cap and the next question (its bounds
+        stay in the memo, so the questions get cheaper). Ends at a plan, at ``known``, or
+        after :data:`FLOW_NODES` positions (``cap`` stays what was proven)."""
+        if self._flow_memo is None:
+            self._flow_memo = FlowMemo()
+        check = FlowCheck(self.compiled, telescope, self._flow_memo)
+        while cap > known and time.perf_counter() < self.deadline:
+            left = self.deadline - time.perf_counter()
+            budget = min(FLOW_NODES - check.nodes, int(left * FLOW_NODES_PER_SECOND))
+            found = check.reach(cap, budget)
+            if found is None:
+                break
+            if isinstance(found, int):
+                cap = found
+                continue
+            left = max(0.01, self.deadline - time.perf_counter())
+            answer = check.play(found, known + 1, left, self.seed)
+            self._offer(answer)
+            if _score(answer) >= cap:
+                return _score(answer)
+            break  # placing the cards costs points: CP-SAT takes the set from here
+        return cap
+
+    def _offer(self, answer: SoloAnswer) -> None:
+        if _score(answer) > _score(self.best):
+            self.best = answer
+            self.on_plan(answer)
 
     def answer(self, elapsed: float) -> SoloAnswer:
         """The final answer: optimal when the best plan reaches the sound bound."""

@@ -1,0 +1,119 @@
+"""The flow check of a telescope set (``stellar_solo_flow`` and its compiled kernel): its
+scoring against the solo search's exact ``type_score``, its notebook bound against brute force,
+and its answers against every legal game of short deals grouped by telescope set (a bound
+below the best game with the set, or a flow missed, would break ``split``'s proofs).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_stellar_solo import check_answer
+from test_stellar_solo_split import best_by_telescope
+
+from asterion.models.stellar_solo import deal_solo_puzzle
+from asterion.solver import stellar_solo_split as split
+from asterion.solver.stellar_flow_kernel import add_number, notebook_bound, type_points
+from asterion.solver.stellar_solo import BranchAndBound, Compiled, search_solo, type_score
+from asterion.solver.stellar_solo_flow import Flow, FlowCheck, FlowMemo
+
+SMALL_MEMO = 12
+
+stars_st = st.tuples(*[st.sampled_from([0, 0, 1, 2, 5]) for _ in range(5)])
+groups_st = st.tuples(
+    *[
+        st.builds(
+            lambda bits, ends: (bits & 0x3E) | ends * 256, st.integers(0, 63), st.integers(0, 2)
+        )
+        for _ in range(5)
+    ]
+)
+satellites_st = st.lists(st.integers(0, 2), min_size=6, max_size=6).filter(lambda s: sum(s) <= 4)
+
+
+def arrays(*values: tuple[int, ...] | list[int]) -> list[np.ndarray]:
+    return [np.array(value, dtype=np.int64) for value in values]
+
+
+@settings(max_examples=300, deadline=None)
+@given(stars_st, groups_st, satellites_st)
+def test_type_points_agree_with_the_search(
+    stars: tuple[int, ...], groups: tuple[int, ...], satellites: list[int]
+) -> None:
+    expected = type_score(stars, groups, tuple(satellites))
+    assert type_points(*arrays(stars, groups, satellites)) == expected
+
+
+# Spare cards for the bound: (type, number); type 5 is a satellite, number 0 a 0/6 card.
+cards_st = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=7)
+
+
+@settings(max_examples=200, deadline=None)
+@given(stars_st, groups_st, satellites_st, cards_st, st.integers(0, 3))
+def test_the_notebook_bound_is_never_below_a_choice_of_cards(
+    stars: tuple[int, ...],
+    groups: tuple[int, ...],
+    satellites: list[int],
+    cards: list[tuple[int, int]],
+    budget: int,
+) -> None:
+    kind, number = arrays([k for k, _ in cards], [n for _, n in cards])
+    spare = np.arange(len(cards), dtype=np.int64)
+    star_array, group_array, satellite_array = arrays(stars, groups, satellites)
+    bound = notebook_bound(
+        star_array, group_array, satellite_array, kind, number, spare, len(cards), budget
+    )
+    for size in range(budget + 1):
+        for chosen in combinations(range(len(cards)), size):
+            noted_groups, noted_satellites = list(groups), list(satellites)
+            for i in chosen:
+                k, n = cards[i]
+                if k == 5:
+                    noted_satellites[n] += 1
+                else:
+                    noted_groups[k] = add_number(noted_groups[k], n)
+            reached = type_score(stars, tuple(noted_groups), tuple(noted_satellites))
+            assert bound >= reached
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_the_flow_check_against_every_game_by_telescope_set(seed: int) -> None:
+    # For each telescope set some 2-turn game reaches, the best such game is itself a flow
+    # (so asking for its score finds one) and no bound proven for the set is below it; a
+    # set no game reaches has no flow at all.
+    puzzle = deal_solo_puzzle(seed, turns=2)
+    compiled = Compiled(puzzle)
+    state = puzzle.start_state()
+    best = best_by_telescope(state, len(state.areas[0].telescope))
+    index = {card_id: i for i, card_id in enumerate(compiled.ids)}
+    memo = FlowMemo(SMALL_MEMO)
+    for cards, top in best.items():
+        check = FlowCheck(compiled, frozenset(index[card] for card in cards), memo)
+        found = check.reach(top, 10**6)
+        assert isinstance(found, Flow) and found.bound >= top
+        played = check.play(found, 0, 60, 0)
+        assert played.best_score is not None and played.best_score <= found.bound
+        while isinstance(found, Flow):  # flows of rising bound, up to the set's cap
+            highest = found.bound
+            found = check.reach(highest + 1, 10**6)
+        assert found is not None and top <= found <= highest
+    pool = BranchAndBound(compiled).pool_cards(compiled.root)
+    sets = {frozenset(index[card] for card in cards) for cards in best}
+    never = next(frozenset(two) for two in combinations(pool, 2) if frozenset(two) not in sets)
+    assert FlowCheck(compiled, never, memo).reach(0, 10**6) == -1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_with_the_flow_check_agrees_with_the_search(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(split, "FLOW_FROM_TURNS", 1)
+    monkeypatch.setattr(split, "FlowMemo", lambda: FlowMemo(16))
+    puzzle = deal_solo_puzzle(seed, turns=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert optimum is not None
+    check_answer(puzzle, split.split_solo(puzzle, time_limit=60), optimum)
