@@ -64,8 +64,9 @@ def test_the_notebook_bound_is_never_below_a_choice_of_cards(
     kind, number = arrays([k for k, _ in cards], [n for _, n in cards])
     spare = np.arange(len(cards), dtype=np.int64)
     star_array, group_array, satellite_array = arrays(stars, groups, satellites)
+    scratch = np.empty((6, 8), dtype=np.int64)
     bound = notebook_bound(
-        star_array, group_array, satellite_array, kind, number, spare, len(cards), budget
+        star_array, group_array, satellite_array, kind, number, spare, len(cards), budget, scratch
     )
     for size in range(budget + 1):
         for chosen in combinations(range(len(cards)), size):

@@ -75,20 +75,30 @@ def add_number(group: int, number: int) -> int:
 
 @_compiled
 def type_points(stars: IntArray, groups: IntArray, satellites: IntArray) -> int:
-    """Σ stars × longest run over the types, each noted satellite joining its best type: a
-    dynamic program over the types and the subsets of the satellites each one takes (3^q
-    steps per type for q satellites, instead of trying all 5^q assignments)."""
+    """Σ stars × longest run over the types, each noted satellite joining its best type."""
     count = int(satellites.sum())
-    numbers = np.empty(count, dtype=np.int64)
+    scratch = np.empty((4, max(1 << count, count)), dtype=np.int64)
+    return _type_points(stars, groups, satellites, scratch)
+
+
+@_compiled
+def _type_points(stars: IntArray, groups: IntArray, satellites: IntArray, scratch: IntArray) -> int:
+    """:func:`type_points` in ``scratch`` (4 rows of at least 2^q, q satellites): a dynamic
+    program over the types and the subsets of the satellites each one takes (3^q steps per
+    type, instead of trying all 5^q assignments)."""
+    count = int(satellites.sum())
+    numbers = scratch[0]
     j = 0
     for number in range(6):
         for _ in range(satellites[number]):
             numbers[j] = number
             j += 1
     subsets = 1 << count
-    best = np.full(subsets, -1, dtype=np.int64)  # satellites used so far -> points
+    best = scratch[1, :subsets]  # satellites used so far -> points
+    best[:] = -1
     best[0] = 0
-    alone = np.empty(subsets, dtype=np.int64)
+    alone = scratch[2, :subsets]
+    merged = scratch[3, :subsets]
     for kind in range(KINDS):
         if stars[kind] == 0:
             continue
@@ -98,7 +108,7 @@ def type_points(stars: IntArray, groups: IntArray, satellites: IntArray) -> int:
                 if subset >> j & 1:
                     group = add_number(group, numbers[j])
             alone[subset] = stars[kind] * best_run(group)
-        merged = best.copy()
+        merged[:] = best
         for used in range(subsets):
             if best[used] < 0:
                 continue
@@ -108,7 +118,7 @@ def type_points(stars: IntArray, groups: IntArray, satellites: IntArray) -> int:
                 merged[used | subset] = max(merged[used | subset], best[used] + alone[subset])
                 subset = (subset - 1) & rest
             merged[used] = max(merged[used], best[used] + alone[0])
-        best = merged
+        best[:] = merged
     result: int = best.max()
     return result
 
@@ -123,14 +133,19 @@ def notebook_bound(
     spare: IntArray,
     spare_count: int,
     budget: int,
+    scratch: IntArray,
 ) -> int:
     """An upper bound on :func:`type_points` after at most ``budget`` more notebook cards
     from the ``spare`` cards: per type, the best run interval whose missing numbers the
     spare cards of that type or satellites can fill (a satellite counted for every type,
-    noted satellites free), one interval per type, the costs shared in a knapsack."""
-    has = np.zeros(KINDS, dtype=np.int64)
-    zero_six = np.zeros(KINDS, dtype=np.int64)
-    wild = np.zeros(6, dtype=np.int64)
+    noted satellites free), one interval per type, the costs shared in a knapsack.
+    ``scratch``: 6 rows of at least ``budget + 1`` (and 6)."""
+    has = scratch[0, :KINDS]
+    zero_six = scratch[1, :KINDS]
+    wild = scratch[2, :6]
+    has[:] = 0
+    zero_six[:] = 0
+    wild[:] = 0
     for j in range(spare_count):
         card = spare[j]
         if kind[card] == SATELLITE:
@@ -139,9 +154,11 @@ def notebook_bound(
             zero_six[kind[card]] += 1
         else:
             has[kind[card]] |= 1 << number[card]
-    table = np.full(budget + 1, -1, dtype=np.int64)
+    table = scratch[3, : budget + 1]
+    table[:] = -1
     table[0] = 0
-    options = np.full(budget + 1, -1, dtype=np.int64)
+    options = scratch[4, : budget + 1]
+    merged = scratch[5, : budget + 1]
     for k in range(KINDS):
         if stars[k] == 0:
             continue
@@ -170,14 +187,14 @@ def notebook_bound(
                     cost += ends
                 if cost <= budget:
                     options[cost] = max(options[cost], stars[k] * (high - low + 1))
-        merged = np.full(budget + 1, -1, dtype=np.int64)
+        merged[:] = -1
         for used in range(budget + 1):
             if table[used] < 0:
                 continue
             for cost in range(budget + 1 - used):
                 if options[cost] >= 0:
                     merged[used + cost] = max(merged[used + cost], table[used] + options[cost])
-        table = merged
+        table[:] = merged
     return int(np.max(table))
 
 
@@ -253,8 +270,9 @@ def flow_search(
 ) -> int:
     """A flow whose notebook points reach ``need`` (its value; turn ``k`` taken position,
     played card and second card in ``path[k]``, the final note in ``path[turns, 1]``), or an
-    upper bound below ``need`` when there is none, or :data:`OUT_OF_NODES`. ``counters[0]``
-    adds the positions visited."""
+    upper bound below ``need`` when there is none, or :data:`OUT_OF_NODES`. ``counters``
+    adds the positions visited, the games ended (leaves), the positions the memo answered and
+    those the bound cut."""
     display = np.zeros((turns + 1, 5), dtype=np.int64)
     hand = np.zeros((turns + 1, 2), dtype=np.int64)
     groups = np.zeros((turns + 1, KINDS), dtype=np.int64)
@@ -262,6 +280,10 @@ def flow_search(
     best = np.zeros(turns + 1, dtype=np.int64)
     child = np.zeros(turns + 1, dtype=np.int64)
     spare = np.zeros(len(kind), dtype=np.int64)
+    satellite_count = 0
+    for card in range(len(kind)):
+        satellite_count += kind[card] == SATELLITE
+    scratch = np.empty((6, max(1 << satellite_count, turns + 2, 6)), dtype=np.int64)
     display[0] = display0
     hand[0] = hand0
     groups[0] = groups0
@@ -278,6 +300,7 @@ def flow_search(
                 counters[0] += nodes
                 return OUT_OF_NODES
             if depth == turns:
+                counters[1] += 1
                 result = -1
                 for j in range(2):
                     card = hand[depth, j]
@@ -285,12 +308,12 @@ def flow_search(
                         continue
                     if kind[card] == SATELLITE:
                         satellites[depth, number[card]] += 1
-                        value = type_points(stars, groups[depth], satellites[depth])
+                        value = _type_points(stars, groups[depth], satellites[depth], scratch)
                         satellites[depth, number[card]] -= 1
                     else:
                         saved = groups[depth, kind[card]]
                         groups[depth, kind[card]] = add_number(saved, number[card])
-                        value = type_points(stars, groups[depth], satellites[depth])
+                        value = _type_points(stars, groups[depth], satellites[depth], scratch)
                         groups[depth, kind[card]] = saved
                     if value > result:
                         result = value
@@ -303,6 +326,7 @@ def flow_search(
             first, second = _key(depth, display, hand, groups, satellites)
             known = _recall(keys, values, stamp, first, second)
             if known != MISSING and known < need:
+                counters[2] += 1
                 result = known
                 depth -= 1
                 entering = False
@@ -329,8 +353,10 @@ def flow_search(
                 spare,
                 count,
                 turns - depth + 1,
+                scratch,
             )
             if bound < need:
+                counters[3] += 1
                 _remember(keys, values, stamp, first, second, bound)
                 result = bound
                 depth -= 1

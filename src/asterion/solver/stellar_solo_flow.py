@@ -86,7 +86,13 @@ class FlowCheck:
         self.fixed = self._telescope_points()
         self.memo = memo
         self.stamp = memo.next_stamp()
-        self.nodes = 0
+        self.counters = np.zeros(4, dtype=np.int64)
+        """Positions visited, games ended, memo answers, bound cuts (all questions so far)."""
+
+    @property
+    def nodes(self) -> int:
+        """Positions the flow search has visited for this set."""
+        return int(self.counters[0])
 
     def _telescope_points(self) -> int:
         """A bound on the sections and diversity any game with ``T`` scores: the sections
@@ -124,7 +130,6 @@ class FlowCheck:
         positions did not settle it."""
         c, root = self.c, self.c.root
         path = np.zeros((c.turns + 1, 3), dtype=np.int64)
-        counters = np.zeros(1, dtype=np.int64)
         result = flow_search(
             self.kind,
             self.number,
@@ -142,9 +147,8 @@ class FlowCheck:
             self.memo.values,
             self.stamp,
             path,
-            counters,
+            self.counters,
         )
-        self.nodes += int(counters[0])
         if result == OUT_OF_NODES:
             return None
         if result < 0:

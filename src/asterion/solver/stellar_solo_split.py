@@ -52,7 +52,7 @@ machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the s
 realizations of the 11-turn deals took 1.1-4 of them). Past it the next split is tried, and
 the set keeps its value as its cap: since on some deals (11-turn deal 7) one set keeps CP-SAT
 busy for minutes while the next sets give better plans."""
-FLOW_NODES = 2_000_000
+FLOW_NODES = 1_000_000
 """Positions the flow check of one telescope set may visit (about 1-2 s; measured on the
 11-turn first splits, it settles most sets in well under 1 million, and some not in 50)."""
 FLOW_NODES_PER_SECOND = 1_000_000
