@@ -133,3 +133,32 @@ def test_sets_left_unsettled_keep_the_bound_sound(monkeypatch: pytest.MonkeyPatc
     answer = loop.answer(0.0)
     check_answer(puzzle, answer, optimum)
     assert min(bounds) >= optimum and max(loop.tries.values()) > 1
+
+
+def test_a_set_taken_elsewhere_holds_the_bound_until_it_is_settled() -> None:
+    # Two loops share news (the portfolio): a set heard as started elsewhere is cut off here
+    # but never tried here, and it holds the bound at its value until news of its cap comes.
+    puzzle = deal_solo_puzzle(1, turns=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert optimum is not None
+    compiled = Compiled(puzzle)
+    first = split.SplitLoop(compiled, time.perf_counter() + 60, seed=0).first_split()
+    assert first is not None and first[2] > optimum  # this deal's first split falls short
+    loop = split.SplitLoop(compiled, time.perf_counter() + 2, seed=0)
+    loop.hear(first)
+    loop.run()
+    assert first[1] not in loop.mine and loop.bound >= first[2]
+    loop.hear(("done", first[1], optimum))
+    loop.deadline = time.perf_counter() + 60
+    loop.run()
+    check_answer(puzzle, loop.answer(0.0), optimum)
+
+
+def test_a_set_claimed_elsewhere_is_not_taken() -> None:
+    puzzle = deal_solo_puzzle(2, turns=3)
+    loop = split.SplitLoop(Compiled(puzzle), time.perf_counter() + 2, seed=0)
+    first = loop.first_split()
+    assert first is not None
+    loop.claim = lambda telescope: telescope != first[1]
+    loop.run()
+    assert first[1] not in loop.mine and first[1] in loop.cut

@@ -1,21 +1,20 @@
-"""Solo Stellar on two cores: the splits of the set relaxation shared between two processes.
+"""Solo Stellar on two cores: two loops of ``split`` on the same relaxation, sharing news.
 
-``split`` (:mod:`.stellar_solo_split`) realizes the set relaxation's optimal splits one after
-the other. Here the splits are cut in two halves by one card, the *pivot* (the telescope card
-of the first optimal split with the most stars): this process covers the splits that put the
-pivot in the telescope, a child process those that keep it out. Each half's loop keeps its
-own sound bound; the two share the best score found (a shared integer, so that a half is
-settled as soon as a plan from either side reaches its bound) and the child sends its answer
-back at the end. The optimum is proven when the best plan reaches the larger of the two
-bounds (every plan lies in one half). A process, not a thread: CP-SAT's Python wrapper keeps
-the interpreter lock busy (measured on the earlier search-and-CP-SAT portfolio: a thread got a
-quarter of its work done). Short deals are the search's, as in ``auto``
+``split`` (:mod:`.stellar_solo_split`) takes the set relaxation's optimal splits one after the
+other, settles each telescope set (a proven cap) and cuts it off. Here a child process runs a
+second loop beside this one. Each loop tells the other when it takes a set (cut off there too,
+held at its relaxation value while it is worked on) and when it has settled it (its cap), so
+the two take different sets, and both relaxations lose every set either has taken: each
+loop's bound covers every plan. The child starts from the second split (the first is this
+process's); the best score found is shared (a shared integer), and every plan the child finds
+is sent here, replayed and scored by the rules engine again. A process, not a thread: CP-SAT's
+Python wrapper keeps the interpreter lock busy (measured on an earlier portfolio: a thread got
+a quarter of its work done). Short deals are the search's, as in ``auto``
 (:func:`~asterion.solver.stellar_solo.presearch`).
 
 The optimum's value does not depend on the race, but which of several optimal plans is
 returned, and the best plan when time runs out, may: ``method="portfolio"`` trades the
-determinism of ``auto`` for using both cores. The child's plan is replayed and scored by the
-rules engine again here.
+determinism of ``auto`` for using both cores.
 """
 
 from __future__ import annotations
@@ -37,16 +36,18 @@ from asterion.solver.stellar_solo import (
     replay,
     settled_by_search,
 )
-from asterion.solver.stellar_solo_split import SplitLoop
+from asterion.solver.stellar_solo_split import SetNews, SplitLoop
 
 JOIN_SECONDS = 2.0
-"""How long past the deadline to wait for the child's answer before stopping it."""
+"""How long past the end to wait for the child's best plan before stopping it."""
+CLAIMS = 4096
+"""Sets the two loops can claim (far more than either takes in a solve)."""
 
 
 def portfolio_solo(
     puzzle: SoloPuzzle, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0
 ) -> SoloAnswer:
-    """The optimum by the search, then the two halves of the splits on two processes."""
+    """The optimum by the search, then two loops of splits on two processes."""
     started = time.perf_counter()
     deadline = started + time_limit
     first = presearch(puzzle, time_limit)
@@ -55,26 +56,29 @@ def portfolio_solo(
     compiled = Compiled(puzzle)
     ceiling = None if first is None else first.bound
     loop = SplitLoop(compiled, deadline, seed, incumbent=first, ceiling=ceiling)
-    split = loop.first_split()
-    if split is None:
+    taken = loop.first_split()
+    if taken is None:
         loop.run()
         return _as_portfolio(loop.answer(time.perf_counter() - started))
-    pivot = max(split, key=lambda card: (compiled.card_stars[card], -card))
     context = _context()
-    shared = context.Value("i", -1 if loop.best is None else loop.best.best_score)
-    messages = context.Queue()
+    shared = context.Value("i", _score(loop.best))
+    to_child, from_child = context.Queue(), context.Queue()
+    claims = _Claims(context)
     child = context.Process(
-        target=_other_half,
-        args=(puzzle, deadline - time.perf_counter(), seed, loop.bound, pivot, shared, messages),
-        name="stellar-solo-split-half",
+        target=_second_loop,
+        args=(puzzle, deadline, seed, loop.bound, taken, shared, claims, to_child, from_child),
+        name="stellar-solo-second-loop",
         daemon=True,
     )
-    other = _OtherHalf(loop.bound)
     child.start()
     _share(loop, shared)
-    loop.require(pivot, True)
+    other = _Child(from_child)
+    loop.inbox = other.news
+    loop.on_set = to_child.put
+    loop.claim = claims.claim
     loop.run()
-    other.collect(messages, child, deadline, _score(loop.best))
+    missing = int(shared.value) if int(shared.value) > _score(loop.best) else -1
+    other.wait_for_plan(missing, child, time.perf_counter() + JOIN_SECONDS)
     mine = loop.answer(time.perf_counter() - started)
     return _combine(puzzle, mine, other, time.perf_counter() - started)
 
@@ -94,79 +98,111 @@ def _share(loop: SplitLoop, shared: Any) -> None:
     loop.on_plan = publish
 
 
-def _other_half(
+def _second_loop(
     puzzle: SoloPuzzle,
-    time_limit: float,
+    deadline: float,
     seed: int,
     ceiling: int,
-    pivot: int,
+    taken: SetNews,
     shared: Any,
+    claims: _Claims,
+    inbox: Any,
     outbox: Any,
 ) -> None:
-    """The child: the splits that keep the pivot out of the telescope. It sends
-    ``("plan", score, plan)`` for every better plan, ``("bound", bound)`` after every round,
-    and ``("done", bound)`` at the end."""
-    loop = SplitLoop(Compiled(puzzle), time.perf_counter() + time_limit, seed, ceiling=ceiling)
+    """The child: a loop that has heard of the parent's first set; it sends its sets' news
+    and ``("plan", score, plan)`` for every better plan (before sharing the score, so that
+    the parent, once it sees the score, finds the plan in the queue)."""
+    loop = SplitLoop(Compiled(puzzle), deadline, seed, ceiling=ceiling)
+    loop.hear(taken)
     _share(loop, shared)
     publish = loop.on_plan
 
     def send_plan(answer: SoloAnswer) -> None:
-        publish(answer)
         outbox.put(("plan", answer.best_score, answer.plan))
+        publish(answer)
 
     loop.on_plan = send_plan
-    loop.on_bound = lambda bound: outbox.put(("bound", bound))
-    loop.require(pivot, False)
+    loop.on_set = outbox.put
+    loop.inbox = lambda: _drain(inbox)
+    loop.claim = claims.claim
     loop.run()
-    outbox.put(("done", loop.bound))
 
 
-class _OtherHalf:
-    """What the parent knows of the child's half: its latest sound bound, its best plan."""
+class _Claims:
+    """The sets either loop has taken, in shared memory under a lock: a loop takes a new
+    set only if the other has not (each set's tuple hash; ints hash alike in every
+    process)."""
 
-    def __init__(self, bound: int):
-        self.bound = bound
+    def __init__(self, context: ForkContext | SpawnContext):
+        self.lock = context.Lock()
+        self.keys = context.Array("q", CLAIMS, lock=False)
+        self.count = context.Value("i", 0, lock=False)
+
+    def claim(self, telescope: tuple[int, ...]) -> bool:
+        key = hash(telescope)
+        with self.lock:
+            count = self.count.value
+            if key in self.keys[:count]:
+                return False
+            if count < CLAIMS:
+                self.keys[count] = key
+                self.count.value = count + 1
+            return True
+
+
+def _drain(messages: Any) -> list[Any]:
+    """Every message waiting in ``messages`` (none blocks)."""
+    found = []
+    while True:
+        try:
+            found.append(messages.get_nowait())
+        except queue.Empty:
+            return found
+
+
+class _Child:
+    """What the parent hears from the child: news of sets (handed to the parent's loop) and
+    the child's best plan."""
+
+    def __init__(self, messages: Any):
+        self.messages = messages
         self.score: int | None = None
         self.plan: list[Move] = []
-        self.done = False
 
-    def read(self, message: tuple[Any, ...]) -> None:
-        if message[0] == "plan":
-            _, self.score, self.plan = message
-        else:
-            self.bound = message[1]
-            self.done = message[0] == "done"
+    def news(self) -> list[SetNews]:
+        found = []
+        for message in _drain(self.messages):
+            if message[0] == "plan":
+                _, self.score, self.plan = message
+            else:
+                found.append(message)
+        return found
 
-    def collect(self, messages: Any, child: Any, deadline: float, mine: int) -> None:
-        """Read the child's messages until its half is done or settled (no plan there can
-        beat the best found, ``mine`` or its own) or the deadline has passed; then end the
-        child. Nothing is read after stopping it: a message cut in the middle would block
-        the queue."""
-        give_up = deadline + JOIN_SECONDS
-        while not self.done and time.perf_counter() < give_up:
-            if max(mine, self.score or -1) >= self.bound:
-                break
-            try:
-                self.read(messages.get(timeout=0.05))
-            except queue.Empty:
-                if not child.is_alive():
-                    break
+    def wait_for_plan(self, best: int, child: Any, give_up: float) -> None:
+        """Read until the child's plan scoring ``best`` is here (the best score shared was
+        the child's: it sends the plan before sharing the score), then end the child.
+        Nothing is read after stopping it: a message cut in the middle would block the
+        queue."""
+        while (self.score or -1) < best and time.perf_counter() < give_up:
+            self.news()
+            if (self.score or -1) < best:
+                time.sleep(0.01)
         if child.is_alive():
             child.terminate()
         child.join()
 
 
-def _combine(puzzle: SoloPuzzle, mine: SoloAnswer, other: _OtherHalf, elapsed: float) -> SoloAnswer:
-    """One answer from the two halves: the better plan (the child's replayed here), the larger
-    bound (every plan lies in one half)."""
-    bound = max(mine.bound if mine.bound is not None else other.bound, other.bound)
+def _combine(puzzle: SoloPuzzle, mine: SoloAnswer, other: _Child, elapsed: float) -> SoloAnswer:
+    """One answer: the better plan (the child's replayed here); the parent's bound, which
+    covers every plan (its relaxation lost every set either loop took)."""
+    bound = mine.bound
     best = mine
     if other.score is not None and other.score > _score(mine):
         final, total = replay(puzzle, other.plan)
         best = replace(mine, best_score=total, plan=other.plan, final=final)
     if best.best_score is None:
         return SoloAnswer(Status.UNKNOWN, None, [], bound, elapsed, "portfolio", mine.nodes)
-    proven = best.best_score >= bound
+    proven = bound is not None and best.best_score >= bound
     return replace(
         best,
         status=Status.OPTIMAL if proven else Status.FEASIBLE,

@@ -174,10 +174,6 @@ class Relaxation:
             return self.ceiling, None
         return min(self.ceiling, int(bound + 1e-6)), None
 
-    def require(self, i: int, in_telescope: bool) -> None:
-        """Only the splits that put pool card ``i`` in the telescope, or keep it out."""
-        self.model.add(self.scope[i] == int(in_telescope))
-
     def exclude_telescope(self, chosen: tuple[int, ...]) -> None:
         """Cut off every split whose telescope cards are exactly the pool indices ``chosen``."""
         inside = set(chosen)

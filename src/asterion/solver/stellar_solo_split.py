@@ -46,6 +46,11 @@ from asterion.solver.stellar_solo import (
 from asterion.solver.stellar_solo_flow import FlowCheck, FlowMemo
 from asterion.solver.stellar_solo_relax import Relaxation
 
+SetNews = tuple[str, tuple[int, ...], int]
+"""What two loops tell each other of a telescope set (pool indices): ``("start", set,
+value)`` when one takes it, ``("done", set, cap)`` when it has settled it."""
+WAIT_SECONDS = 0.02
+"""How long a loop waits for news when only sets taken elsewhere hold the bound up."""
 REALIZE_WORK = 20.0
 """CP-SAT's deterministic time for a telescope set's first realization (on the benchmark
 machine at load 3.7, 0.5-0.6 deterministic seconds passed per wall second; the successful
@@ -116,6 +121,10 @@ class SplitLoop:
         """Telescope sets tried (pool indices) → a proven cap on the plans with that set
         (its value in the relaxation while no realization has settled it)."""
         self.tries: dict[tuple[int, ...], int] = {}
+        self.mine: set[tuple[int, ...]] = set()
+        """The sets this loop tried (it tries again only its own)."""
+        self.cut: set[tuple[int, ...]] = set()
+        """The sets cut off the relaxation (tried here or elsewhere)."""
         self._flow_memo: FlowMemo | None = None
         self.rounds = 0
         self.outside_best: Callable[[], int] = lambda: -1
@@ -123,20 +132,32 @@ class SplitLoop:
         self.on_plan: Callable[[SoloAnswer], None] = lambda answer: None
         self.on_bound: Callable[[int], None] = lambda bound: None
         """Told the sound bound after every round."""
+        self.inbox: Callable[[], list[SetNews]] = list
+        """News of the sets another loop takes (:meth:`hear`), read before every round."""
+        self.on_set: Callable[[SetNews], None] = lambda news: None
+        """Told when this loop takes a set, and when it has settled it."""
+        self.claim: Callable[[tuple[int, ...]], bool] = lambda telescope: True
+        """Asked before this loop takes a new set: false when another loop has just taken
+        it (two loops that settle sets at the same moment find the same next split)."""
         self._next: tuple[int, tuple[int, ...] | None] | None = None
 
-    def require(self, card: int, in_telescope: bool) -> None:
-        """Cover only the splits that put ``card`` (a pool card) in the telescope, or not."""
-        self.relaxation.require(self.cards.index(card), in_telescope)
+    def hear(self, news: SetNews) -> None:
+        """A set taken by another loop (``("start", set, its value)``) or settled there
+        (``("done", set, its cap)``): cut off here too, with that cap, and never tried here
+        (a set being worked on holds the bound up at its value until it is settled)."""
+        _, telescope, cap = news
+        if telescope not in self.cut:
+            self.cut.add(telescope)
+            self.relaxation.exclude_telescope(telescope)
+            self._next = None
+        self.caps[telescope] = min(cap, self.caps.get(telescope, cap))
 
-    def first_split(self) -> tuple[int, ...] | None:
-        """The cards an optimal split of the relaxation puts in the telescope (``None`` if
-        the relaxation was not solved); :meth:`run` starts from that split (re-solved under
-        :meth:`require`, the relaxation may pick another of equal value, and on 11-turn deal
-        5 the other was the one CP-SAT could not realize in 10 s)."""
+    def first_split(self) -> SetNews | None:
+        """The relaxation's optimal split, which :meth:`run` starts from, as news for another
+        loop (``("start", set, value)``); ``None`` when the relaxation was not solved."""
         self._next = self.relaxation.solve(work=RELAX_WORK_LIMIT)
-        telescope = self._next[1]
-        return None if telescope is None else tuple(self.cards[i] for i in telescope)
+        value, telescope = self._next
+        return None if telescope is None else ("start", telescope, value)
 
     def run(self) -> None:
         """Rounds until a plan reaches the bound, nothing better can come, or time is up.
@@ -146,6 +167,8 @@ class SplitLoop:
         more), and the set that holds it up is the one tried: a new split, or a set tried
         before at a higher bound."""
         while time.perf_counter() < self.deadline:
+            for news in self.inbox():
+                self.hear(news)
             left = self.deadline - time.perf_counter()
             value, telescope = self._next or self.relaxation.solve(work=RELAX_WORK_LIMIT, wall=left)
             self._next = None
@@ -160,13 +183,26 @@ class SplitLoop:
             self.on_bound(self.bound)
             if known >= self.bound:
                 return
-            if telescope is not None and uncut >= held_up:
+            own = {tried: cap for tried, cap in self.caps.items() if tried in self.mine}
+            if telescope is not None and uncut >= max(own.values(), default=-1):
+                if not self.claim(telescope):
+                    self.hear(("start", telescope, uncut))
+                    continue
                 self.relaxation.exclude_telescope(telescope)
-                chosen = telescope
+                self.cut.add(telescope)
+                self.mine.add(telescope)
+                chosen, cap = telescope, uncut
             else:
-                chosen = max(self.caps, key=lambda tried: (self.caps[tried], tried))
                 self._next = (value, telescope)  # still the best uncut split
-            self.caps[chosen] = self._settle(chosen, self.bound, known)
+                if not own:  # only sets taken elsewhere hold the bound up: wait for news
+                    time.sleep(WAIT_SECONDS)
+                    continue
+                chosen = max(own, key=lambda tried: (own[tried], tried))
+                cap = own[chosen]
+            self.caps[chosen] = cap
+            self.on_set(("start", chosen, cap))
+            self.caps[chosen] = self._settle(chosen, cap, known)
+            self.on_set(("done", chosen, self.caps[chosen]))
 
     def _settle(self, telescope: tuple[int, ...], cap: int, known: int) -> int:
         """A proven cap on the plans that put exactly ``telescope`` (pool indices) in the
