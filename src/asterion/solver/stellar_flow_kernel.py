@@ -36,6 +36,10 @@ PROBES = 16
 """Slots of the memo looked at from a key's home slot."""
 OUT_OF_NODES = -2
 """What :func:`flow_search` returns when it stopped at ``max_nodes`` without an answer."""
+MAX_WILDS = 8
+"""Satellites :func:`_shared_bound` tracks (the shipped deck has 5, numbered 1-5)."""
+NO_BOUND = 1 << 40
+"""What :func:`_shared_bound` answers when it gives up."""
 MISSING = -3
 """What the memo answers for a position it does not hold (a stored bound is -1 or more)."""
 
@@ -133,13 +137,15 @@ def notebook_bound(
     spare: IntArray,
     spare_count: int,
     budget: int,
+    need: int,
     scratch: IntArray,
 ) -> int:
     """An upper bound on :func:`type_points` after at most ``budget`` more notebook cards
     from the ``spare`` cards: per type, the best run interval whose missing numbers the
     spare cards of that type or satellites can fill (a satellite counted for every type,
-    noted satellites free), one interval per type, the costs shared in a knapsack.
-    ``scratch``: 6 rows of at least ``budget + 1`` (and 6)."""
+    noted satellites free), one interval per type, the costs shared in a knapsack. When
+    that bound reaches ``need``, the dearer :func:`_shared_bound` is asked too (the lower
+    of the two is returned). ``scratch``: 6 rows of at least ``budget + 1`` (and 6)."""
     has = scratch[0, :KINDS]
     zero_six = scratch[1, :KINDS]
     wild = scratch[2, :6]
@@ -195,7 +201,101 @@ def notebook_bound(
                 if options[cost] >= 0:
                     merged[used + cost] = max(merged[used + cost], table[used] + options[cost])
         table[:] = merged
-    return int(np.max(table))
+    cheap = int(np.max(table))
+    if cheap < need:
+        return cheap
+    return min(cheap, _shared_bound(stars, groups, satellites, has, zero_six, wild, budget))
+
+
+@_compiled
+def _shared_bound(
+    stars: IntArray,
+    groups: IntArray,
+    satellites: IntArray,
+    has: IntArray,
+    zero_six: IntArray,
+    spare_satellites: IntArray,
+    budget: int,
+) -> int:
+    """:func:`notebook_bound`'s knapsack with each satellite (noted or spare, counted by
+    number) serving one type only: it also tracks which satellites are used. A number a
+    type lacks is filled by its own card (one notebook card) or a noted satellite (free, but
+    then gone for the other types): both are tried; else by a spare satellite (one card).
+    Noted 0/6 satellites stay free for every type. Tighter (measured on 11-turn deal 10's
+    first split: its cap proven in 14 thousand positions instead of more than 50 million)
+    and dearer. It gives up (returns :data:`NO_BOUND`) beyond :data:`MAX_WILDS` satellites
+    or with two of one number (then which one a type takes would matter)."""
+    wild_of = np.full(6, -1, dtype=np.int64)  # number -> its satellite's index
+    free = np.zeros(MAX_WILDS, dtype=np.int64)  # 1 for a noted satellite
+    wilds = 0
+    for n in range(6):
+        for count, cost_free in ((satellites[n] if n else 0, 1), (spare_satellites[n], 0)):
+            for _ in range(count):
+                if wilds == MAX_WILDS or wild_of[n] >= 0:
+                    return NO_BOUND
+                wild_of[n] = wilds
+                free[wilds] = cost_free
+                wilds += 1
+    masks = 1 << wilds
+    table = np.full((budget + 1, masks), -1, dtype=np.int64)
+    table[0, 0] = 0
+    for k in range(KINDS):
+        if stars[k] == 0:
+            continue
+        merged = table.copy()
+        mask = groups[k] & 0xFF
+        for low in range(7):
+            for high in range(low, 7):
+                # The numbers to fill, and those that could take a noted satellite instead
+                # of the type's own card (each way is tried).
+                missing = 0
+                either = 0
+                feasible = True
+                for n in range(max(low, 1), min(high, 5) + 1):
+                    if mask >> n & 1:
+                        continue
+                    if not (has[k] >> n & 1) and wild_of[n] < 0:
+                        feasible = False
+                        break
+                    missing |= 1 << n
+                    if has[k] >> n & 1 and wild_of[n] >= 0 and free[wild_of[n]]:
+                        either |= 1 << n
+                if not feasible:
+                    continue
+                ends = (low == 0) + (high == 6) - (groups[k] >> 8) - satellites[0]
+                end_cost = max(ends, 0)
+                end_use = 0
+                if ends > zero_six[k]:
+                    if ends - zero_six[k] > 1 or wild_of[0] < 0:
+                        continue
+                    end_use = 1 << wild_of[0]
+                value = stars[k] * (high - low + 1)
+                choice = either
+                while True:  # every subset of ``either`` that takes the noted satellite
+                    cost = end_cost
+                    used = end_use
+                    for n in range(1, 6):
+                        if not missing >> n & 1:
+                            continue
+                        if has[k] >> n & 1 and not choice >> n & 1:
+                            cost += 1
+                        else:
+                            used |= 1 << wild_of[n]
+                            cost += 1 - free[wild_of[n]]
+                    if cost <= budget:
+                        for spent in range(budget + 1 - cost):
+                            for taken in range(masks):
+                                if table[spent, taken] < 0 or taken & used:
+                                    continue
+                                cell = table[spent, taken] + value
+                                if cell > merged[spent + cost, taken | used]:
+                                    merged[spent + cost, taken | used] = cell
+                    if choice == 0:
+                        break
+                    choice = (choice - 1) & either
+        table = merged
+    best: int = table.max()
+    return best
 
 
 @_compiled
@@ -353,6 +453,7 @@ def flow_search(
                 spare,
                 count,
                 turns - depth + 1,
+                need,
                 scratch,
             )
             if bound < need:

@@ -235,23 +235,29 @@ class SplitLoop:
         return HAVE_NUMBA and self.compiled.turns >= FLOW_FROM_TURNS
 
     def _by_flow(self, telescope: frozenset[int], cap: int, known: int) -> int:
-        """The set's cap after the flow check (:mod:`.stellar_solo_flow`), from the top: a
-        flow that reaches the cap is played by CP-SAT (placing the telescope cards); when
-        there is none, the check's bound is the new cap and the next question (its bounds
-        stay in the memo, so the questions get cheaper). Ends at a plan, at ``known``, or
-        after :data:`FLOW_NODES` positions (``cap`` stays what was proven)."""
+        """The set's cap after the flow check (:mod:`.stellar_solo_flow`). First whether any
+        flow beats ``known`` (most sets tried after a good plan is found have none: one
+        question settles them). If one does, from the top: a flow that reaches the cap is
+        played by CP-SAT (placing the telescope cards); when there is none, the check's
+        bound is the new cap and the next question (its bounds stay in the memo, so the
+        questions get cheaper). Ends at a plan, at ``known``, or after :data:`FLOW_NODES`
+        positions (``cap`` stays what was proven)."""
         if self._flow_memo is None:
             self._flow_memo = FlowMemo()
         check = FlowCheck(self.compiled, telescope, self._flow_memo)
+        need = known + 1
         while cap > known and time.perf_counter() < self.deadline:
             left = self.deadline - time.perf_counter()
             budget = min(FLOW_NODES - check.nodes, int(left * FLOW_NODES_PER_SECOND))
-            found = check.reach(cap, budget)
+            found = check.reach(need, budget)
+            need = cap  # only the first question is asked from below
             if found is None:
                 break
             if isinstance(found, int):
-                cap = found
+                cap = need = min(cap, found)
                 continue
+            if found.bound < cap:
+                continue  # a flow beats ``known``; now look from the cap down
             left = max(0.01, self.deadline - time.perf_counter())
             answer = check.play(found, known + 1, left, self.seed)
             self._offer(answer)
