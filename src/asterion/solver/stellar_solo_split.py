@@ -58,8 +58,8 @@ realizations of the 11-turn deals took 1.1-4 of them). Past it the next split is
 the set keeps its value as its cap: since on some deals (11-turn deal 7) one set keeps CP-SAT
 busy for minutes while the next sets give better plans."""
 FLOW_NODES = 1_000_000
-"""Positions the flow check of one telescope set may visit (about 1-2 s; measured on the
-11-turn first splits, it settles most sets in well under 1 million, and some not in 50)."""
+"""Positions the flow check of one telescope set may visit (about 1 s; on the 11-turn deals
+it settles most sets in well under a million; 2 million proved the same deals, no faster)."""
 FLOW_NODES_PER_SECOND = 1_000_000
 """About what the flow check visits per second (measured 0.5-1.5 million on the benchmark
 machine): its node budget is cut to the time left."""
