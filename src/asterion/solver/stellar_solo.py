@@ -833,7 +833,7 @@ class BranchAndBound:
         key = (pool, left, missing, *open_sections)
         winnable = self._sections.get(key)
         if winnable is None:
-            winnable = self._winnable(self._best_numbers(pool, left, missing), left, open_sections)
+            winnable = self.winnable(self._best_numbers(pool, left, missing), left, open_sections)
             self._sections[key] = winnable
         return SECTION_BONUS * (won + winnable)
 
@@ -854,7 +854,7 @@ class BranchAndBound:
         ]
         return sorted(forced + anything[: left - len(forced)], reverse=True)
 
-    def _winnable(self, numbers: list[int], left: int, open_sections: list[tuple[int, int]]) -> int:
+    def winnable(self, numbers: list[int], left: int, open_sections: list[tuple[int, int]]) -> int:
         """How many open sections (deficit, room) the telescope ``numbers`` (best first) can
         beat at once."""
         prefix = [0]

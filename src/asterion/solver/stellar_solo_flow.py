@@ -118,7 +118,7 @@ class FlowCheck:
         beaten = won
         if open_sections:
             search = BranchAndBound(c)
-            beaten += search._winnable(numbers, c.turns - root.k, open_sections)
+            beaten += search.winnable(numbers, c.turns - root.k, open_sections)
         kinds = {kind for kind in KINDS if root.typed[kind]}
         kinds.update(c.kind[card] for card in self.telescope if c.kind[card] != SATELLITE)
         diverse = DIVERSITY_BONUS if len(kinds) == len(KINDS) else 0
