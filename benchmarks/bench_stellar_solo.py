@@ -12,10 +12,11 @@ For each horizon (number of turns) the suite is ``deal_solo_puzzle(seed, turns)`
   and deck flow included; one worker);
 * split: ``asterion.solver.stellar_solo_split.split_solo`` (the set relaxation's optimal
   splits realized one after the other by CP-SAT restricted to their telescope cards, with
-  sound no-good cuts: a logic-based Benders decomposition; one core);
+  sound no-good cuts: a logic-based Benders decomposition; from 8 turns each set first gets
+  the compiled flow check of ``stellar_solo_flow``; one core);
 * portfolio: ``asterion.solver.stellar_solo_portfolio.portfolio_solo`` (the search first on
-  short deals, then the splits cut in two halves by a pivot card, one half in a child
-  process, the best score shared: two cores);
+  short deals, then two split loops, one in a child process, telling each other the telescope
+  sets they take and settle, the best score shared: two cores);
 * auto: ``solve_solo(method="auto")``, what the CLI runs by default (one core: the search
   alone up to 3 turns; up to 7 turns the search for a few hundred nodes, then split);
 

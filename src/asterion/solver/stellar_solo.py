@@ -16,9 +16,10 @@ the final note. Three exact engines answer it, and a portfolio runs one on two c
 * **split** (:mod:`.stellar_solo_split`): an optimal split of the set relaxation at the start
   names the telescope's cards; CP-SAT, restricted to plans with that telescope set, finds a
   plan reaching the relaxation's value (proven optimal) or settles the set, which is then cut
-  off the relaxation (a logic-based Benders decomposition);
-* **portfolio** (:mod:`.stellar_solo_portfolio`): ``split`` on two cores, the splits cut in
-  two halves by one card, one half per process, the best score shared.
+  off the relaxation (a logic-based Benders decomposition); from 8 turns a compiled check of
+  the card flow (:mod:`.stellar_solo_flow`) judges each set before CP-SAT;
+* **portfolio** (:mod:`.stellar_solo_portfolio`): two ``split`` loops on two processes that
+  tell each other the telescope sets they take and settle, the best score shared.
 
 Either way the plan is replayed move by move through the rules engine
 (:func:`asterion.models.stellar.apply`) and scored by :func:`asterion.models.stellar.score`;

@@ -92,10 +92,11 @@ def split_solo(
 
 
 class SplitLoop:
-    """The rounds of :func:`split_solo`: relax, realize, cut; with two hooks for the
-    two-process portfolio (:mod:`.stellar_solo_portfolio`), which gives each process one half
-    of the splits (:meth:`require`), shares the best score found (:attr:`outside_best`) and
-    hands every plan and bound over (:attr:`on_plan`, :attr:`on_bound`)."""
+    """The rounds of :func:`split_solo`: relax, realize, cut; with hooks for the two-process
+    portfolio (:mod:`.stellar_solo_portfolio`), which runs a second loop and passes news of
+    the sets each takes and settles (:meth:`hear`, :attr:`inbox`, :attr:`on_set`,
+    :attr:`claim`), shares the best score found (:attr:`outside_best`) and hands every plan
+    and bound over (:attr:`on_plan`, :attr:`on_bound`)."""
 
     def __init__(
         self,
