@@ -33,6 +33,7 @@ from asterion.solver.stellar_solo import (
     SoloModel,
     cp_sat_solo,
 )
+from asterion.solver.stellar_solo_layout import LayoutOutcome, layout_frontier
 
 MEMO_BITS = 22
 """The memo holds 2**20 positions (24 MB), plenty for the flows of one telescope set."""
@@ -66,9 +67,17 @@ class FlowMemo:
 
 
 class FlowCheck:
-    """The flows of one telescope set ``T`` (compiled card indices) from the puzzle's start."""
+    """The flows of one telescope set ``T`` (compiled card indices) from the puzzle's start;
+    with ``layout``, those of the games whose final layout scores at most its points and
+    loses at least its stars (:mod:`.stellar_solo_layout`)."""
 
-    def __init__(self, compiled: Compiled, telescope: frozenset[int], memo: FlowMemo):
+    def __init__(
+        self,
+        compiled: Compiled,
+        telescope: frozenset[int],
+        memo: FlowMemo,
+        layout: LayoutOutcome | None = None,
+    ):
         if len(compiled.ids) > MAX_CARDS:
             raise ValueError(f"the flow check takes at most {MAX_CARDS} cards")
         c, root = compiled, compiled.root
@@ -82,8 +91,12 @@ class FlowCheck:
         for card in telescope:
             if c.kind[card] != SATELLITE:
                 stars[c.kind[card]] += c.card_stars[card]
+        if layout is None:
+            self.fixed = telescope_points(compiled, telescope)
+        else:
+            stars = [have - lost for have, lost in zip(stars, layout.lost, strict=True)]
+            self.fixed = layout.points
         self.stars = np.array(stars, dtype=np.int64)
-        self.fixed = self._telescope_points()
         self.memo = memo
         self.stamp = memo.next_stamp()
         self.counters = np.zeros(4, dtype=np.int64)
@@ -93,36 +106,6 @@ class FlowCheck:
     def nodes(self) -> int:
         """Positions the flow search has visited for this set."""
         return int(self.counters[0])
-
-    def _telescope_points(self) -> int:
-        """A bound on the sections and diversity any game with ``T`` scores: the sections
-        ``T``'s highest numbers can beat at once (a typed card counted 3 if that is more: it
-        might end face down), diversity if ``T`` and the start bring every type."""
-        c, root = self.c, self.c.root
-        won, open_sections = 0, []
-        empty = c.all_slots & ~root.filled
-        for j, (total, need) in enumerate(zip(root.sums, c.need, strict=True)):
-            if total >= need:
-                won += 1
-            else:
-                open_sections.append((need - total, (c.section_slots[j] & empty).bit_count()))
-        numbers = sorted(
-            (
-                c.telescope_number[card]
-                if c.kind[card] == SATELLITE
-                else max(c.telescope_number[card], FACE_DOWN_NUMBER)
-                for card in self.telescope
-            ),
-            reverse=True,
-        )
-        beaten = won
-        if open_sections:
-            search = BranchAndBound(c)
-            beaten += search.winnable(numbers, c.turns - root.k, open_sections)
-        kinds = {kind for kind in KINDS if root.typed[kind]}
-        kinds.update(c.kind[card] for card in self.telescope if c.kind[card] != SATELLITE)
-        diverse = DIVERSITY_BONUS if len(kinds) == len(KINDS) else 0
-        return SECTION_BONUS * beaten + diverse
 
     def reach(self, floor: int, max_nodes: int) -> Flow | int | None:
         """A flow whose bound is at least ``floor``; else a proven upper bound (below
@@ -170,3 +153,103 @@ class FlowCheck:
         return cp_sat_solo(
             self.c.puzzle, time_limit=time_limit, seed=seed, ceiling=flow.bound, restrict=restrict
         )
+
+
+def telescope_points(compiled: Compiled, telescope: frozenset[int]) -> int:
+    """A bound on the sections and diversity any game with the set ``telescope`` scores:
+    the sections its highest numbers can beat at once (a typed card counted 3 if that is
+    more: it might end face down), diversity if it and the start bring every type."""
+    c, root = compiled, compiled.root
+    won, open_sections = 0, []
+    empty = c.all_slots & ~root.filled
+    for j, (total, need) in enumerate(zip(root.sums, c.need, strict=True)):
+        if total >= need:
+            won += 1
+        else:
+            open_sections.append((need - total, (c.section_slots[j] & empty).bit_count()))
+    numbers = sorted(
+        (
+            c.telescope_number[card]
+            if c.kind[card] == SATELLITE
+            else max(c.telescope_number[card], FACE_DOWN_NUMBER)
+            for card in telescope
+        ),
+        reverse=True,
+    )
+    beaten = won
+    if open_sections:
+        search = BranchAndBound(c)
+        beaten += search.winnable(numbers, c.turns - root.k, open_sections)
+    kinds = {kind for kind in KINDS if root.typed[kind]}
+    kinds.update(c.kind[card] for card in telescope if c.kind[card] != SATELLITE)
+    diverse = DIVERSITY_BONUS if len(kinds) == len(KINDS) else 0
+    return SECTION_BONUS * beaten + diverse
+
+
+class SetFlows:
+    """The flows of one telescope set. First judged with every card of the set face up and
+    the telescope's points bounded by its numbers alone (:func:`telescope_points`): most
+    sets are settled so. Once a flow reaches a question, the set's layout frontier
+    (:func:`~asterion.solver.stellar_solo_layout.layout_frontier`, found within
+    ``time_limit``) is asked for, and, unless its one entry is that same bound, the flows
+    are judged once per entry from then on: every game with the set has a final layout
+    that some entry bounds, so the largest of the entries' caps is the set's cap."""
+
+    def __init__(
+        self,
+        compiled: Compiled,
+        telescope: frozenset[int],
+        memo: FlowMemo,
+        time_limit: float,
+    ):
+        self.compiled = compiled
+        self.telescope = telescope
+        self.memo = memo
+        self.time_limit = time_limit
+        self.checks = [FlowCheck(compiled, telescope, memo)]
+        self.caps: list[int | None] = [None]
+        """Per check, the cap proven so far (``None`` before its first question)."""
+        self.laid_out = False
+        self._spent = 0  # positions visited by the first check, once replaced
+
+    @property
+    def nodes(self) -> int:
+        """Positions visited for the set."""
+        return self._spent + sum(check.nodes for check in self.checks)
+
+    def reach(self, floor: int, max_nodes: int) -> tuple[FlowCheck, Flow] | int | None:
+        """A flow reaching ``floor`` under some entry (with that entry's check), else the
+        set's proven cap (below ``floor``; -1 when no layout or flow exists), ``None`` when
+        ``max_nodes`` positions in all did not settle it."""
+        limit = self.nodes + max_nodes
+        i = 0
+        while i < len(self.checks):
+            check, cap = self.checks[i], self.caps[i]
+            i += 1
+            if cap is not None and cap < floor:
+                continue
+            found = check.reach(floor, limit - self.nodes)
+            if found is None:
+                return None
+            if isinstance(found, int):
+                self.caps[i - 1] = found
+                continue
+            if not self.laid_out and self._lay_out(check.fixed):
+                i = 0  # ask again, entry by entry
+                continue
+            return check, found
+        return max((cap for cap in self.caps if cap is not None), default=-1)
+
+    def _lay_out(self, most: int) -> bool:
+        """Replaces the first check by one per entry of the layout frontier; false when the
+        frontier is that check's own bound (nothing to replace)."""
+        self.laid_out = True
+        layouts = layout_frontier(self.compiled, self.telescope, most, self.time_limit)
+        if layouts == [LayoutOutcome(most, tuple(0 for _ in KINDS))]:
+            return False
+        self._spent += self.checks[0].nodes
+        self.checks = [
+            FlowCheck(self.compiled, self.telescope, self.memo, layout) for layout in layouts
+        ]
+        self.caps = [None] * len(self.checks)
+        return True

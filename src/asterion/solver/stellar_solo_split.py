@@ -43,7 +43,7 @@ from asterion.solver.stellar_solo import (
     cp_sat_solo,
     search_solo,
 )
-from asterion.solver.stellar_solo_flow import FlowCheck, FlowMemo
+from asterion.solver.stellar_solo_flow import FlowMemo, SetFlows
 from asterion.solver.stellar_solo_relax import Relaxation
 
 SetNews = tuple[str, tuple[int, ...], int]
@@ -214,12 +214,13 @@ class SplitLoop:
         tries = self.tries.get(telescope, 0)
         self.tries[telescope] = tries + 1
         chosen = frozenset(self.cards[i] for i in telescope)
-        if tries == 0 and self._flow_checked():
-            cap = self._by_flow(chosen, cap, known)
-            known = max(known, _score(self.best), self.outside_best())
-            if cap <= known:
-                return cap
-        work = REALIZE_WORK * 2**tries
+        flow_checked = self._flow_checked()
+        if tries == 0 and flow_checked:
+            # Settled when the cap is down to the best plan; else the set waits with this
+            # cap until it holds the bound up again (the next splits often bring a plan
+            # that settles it for free).
+            return self._by_flow(chosen, cap, known)
+        work = REALIZE_WORK * 2 ** (tries - 1 if flow_checked else tries)
         answer = _realize(
             self.puzzle, chosen, self.cards, (known + 1, cap), self.deadline, self.seed, work
         )
@@ -245,22 +246,24 @@ class SplitLoop:
         positions (``cap`` stays what was proven)."""
         if self._flow_memo is None:
             self._flow_memo = FlowMemo()
-        check = FlowCheck(self.compiled, telescope, self._flow_memo)
+        left = max(0.01, self.deadline - time.perf_counter())
+        flows = SetFlows(self.compiled, telescope, self._flow_memo, left)
         need = known + 1
         while cap > known and time.perf_counter() < self.deadline:
             left = self.deadline - time.perf_counter()
-            budget = min(FLOW_NODES - check.nodes, int(left * FLOW_NODES_PER_SECOND))
-            found = check.reach(need, budget)
+            budget = min(FLOW_NODES - flows.nodes, int(left * FLOW_NODES_PER_SECOND))
+            found = flows.reach(need, budget)
             need = cap  # only the first question is asked from below
             if found is None:
                 break
             if isinstance(found, int):
                 cap = need = min(cap, found)
                 continue
-            if found.bound < cap:
+            check, flow = found
+            if flow.bound < cap:
                 continue  # a flow beats ``known``; now look from the cap down
             left = max(0.01, self.deadline - time.perf_counter())
-            answer = check.play(found, known + 1, left, self.seed)
+            answer = check.play(flow, known + 1, left, self.seed)
             self._offer(answer)
             if _score(answer) >= cap:
                 return _score(answer)
