@@ -1,6 +1,7 @@
 """Stellar solo puzzles: exact search, CP-SAT and the two-core portfolio, over seeded deals.
 
-    python benchmarks/bench_stellar_solo.py [--deals N] [--turns 3,4,5,11] [--time-limit S]
+    python benchmarks/bench_stellar_solo.py [--deals N] [--first SEED] [--turns 3,4,5,11]
+        [--time-limit S] [--methods search,cp-sat,split,portfolio,auto]
 
 For each horizon (number of turns) the suite is ``deal_solo_puzzle(seed, turns)`` for seeds
 0 … N−1 (the shipped deck, targets drawn around typical sums). Each deal is solved by
@@ -110,15 +111,17 @@ def summary(turns: int, rows: list[dict[str, Run]], limit: float) -> list[str]:
     lines = []
     cells = [f"| {turns} | {len(rows)} |"]
     medians = {}
-    for name in SOLVERS:
+    names = list(rows[0])
+    for name in names:
         runs = [row[name] for row in rows]
         times = [run.seconds if run.proven else limit for run in runs]
         solved = sum(run.proven for run in runs)
         medians[name] = statistics.median(times)
         cells.append(f" {solved}/{len(runs)} | {seconds(medians[name])} | {seconds(max(times))} |")
-    ratio = medians["search"] / medians["cp-sat"]
-    cpu = [seconds(statistics.median(row[name].cpu for row in rows)) for name in SOLVERS]
-    cells.append(f" {ratio:.1f}x | {' / '.join(cpu)} |")
+    both = "search" in medians and "cp-sat" in medians
+    ratio = f"{medians['search'] / medians['cp-sat']:.1f}x" if both else "-"
+    cpu = [seconds(statistics.median(row[name].cpu for row in rows)) for name in names]
+    cells.append(f" {ratio} | {' / '.join(cpu)} |")
     lines.append("".join(cells))
     return lines
 
@@ -142,10 +145,10 @@ def gaps(turns: int, rows: list[dict[str, Run]]) -> str | None:
     )
 
 
-def unsolved(turns: int, rows: list[dict[str, Run]]) -> list[str]:
+def unsolved(turns: int, rows: list[dict[str, Run]], first: int) -> list[str]:
     """Best score and bound per deal where some method did not prove the optimum."""
     lines = []
-    for seed, row in enumerate(rows):
+    for seed, row in enumerate(rows, start=first):
         if all(run.proven for run in row.values()):
             continue
         parts = []
@@ -165,7 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--time-limit", type=float, default=GOAL_SECONDS, help="seconds per solve (default 10)"
     )
+    parser.add_argument("--first", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument(
+        "--methods",
+        default=",".join(SOLVERS),
+        help=f"methods, comma-separated (default {','.join(SOLVERS)})",
+    )
     args = parser.parse_args(argv)
+    solvers = {name: SOLVERS[name] for name in args.methods.split(",") if name in SOLVERS}
+    if len(solvers) != len(args.methods.split(",")):
+        parser.error(f"--methods: choose among {', '.join(SOLVERS)}")
     horizons = [int(part) for part in args.turns.split(",") if part]
     if args.deals < 1 or not horizons or any(not 1 <= t <= GOAL_TURNS for t in horizons):
         parser.error("--deals must be positive and --turns from 1 to 11")
@@ -176,31 +188,32 @@ def main(argv: list[str] | None = None) -> int:
     for line in [*machine_lines("ortools"), workers]:
         print(f"- {line}")
     print(
-        f"- suite: deal_solo_puzzle(seed, turns), seeds 0-{args.deals - 1}, shipped deck; "
+        f"- suite: deal_solo_puzzle(seed, turns), seeds {args.first}-"
+        f"{args.first + args.deals - 1}, shipped deck; "
         f"time limit {args.time_limit:g} s per solve; the methods take turns per deal"
     )
     print()
-    names = " / ".join(SOLVERS)
+    names = " / ".join(solvers)
     print(
         "| turns | deals | "
-        + "".join(f"{name} proven | median s | worst s | " for name in SOLVERS)
+        + "".join(f"{name} proven | median s | worst s | " for name in solvers)
         + f"search/CP-SAT | median CPU s ({names}) |"
     )
-    print("|" + "--:|" * (4 + 3 * len(SOLVERS)))
+    print("|" + "--:|" * (4 + 3 * len(solvers)))
     details: list[str] = []
     loads = ["start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg())]
     notes: list[str] = []
     for turns in horizons:
         rows = []
-        for seed in range(args.deals):
+        for seed in range(args.first, args.first + args.deals):
             puzzle = deal_solo_puzzle(seed, turns)
-            row = {name: timed(solver, puzzle, args.time_limit) for name, solver in SOLVERS.items()}
+            row = {name: timed(solver, puzzle, args.time_limit) for name, solver in solvers.items()}
             check(turns, seed, row)
             rows.append(row)
         for line in summary(turns, rows, args.time_limit):
             print(line, flush=True)
         loads.append(f"turns {turns}: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
-        details.extend(unsolved(turns, rows))
+        details.extend(unsolved(turns, rows, args.first))
         note = gaps(turns, rows)
         if note:
             notes.append(note)

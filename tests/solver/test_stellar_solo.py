@@ -205,6 +205,20 @@ def test_search_stopped_by_its_node_budget_keeps_a_certified_plan() -> None:
     assert replay(puzzle, answer.plan)[1] == answer.best_score
 
 
+def test_an_interrupt_stops_cp_sat() -> None:
+    # A whole game takes CP-SAT minutes to prove (docs/benchmarks.md); asked to stop at its
+    # first look, it ends long before its limit and does not call its plan optimal.
+    asked = []
+
+    def interrupt() -> bool:
+        asked.append(True)
+        return True
+
+    answer = cp_sat_solo(deal_solo_puzzle(3), time_limit=120, interrupt=interrupt)
+    assert asked and answer.wall_time < 60
+    assert answer.status in (Status.FEASIBLE, Status.UNKNOWN)
+
+
 def test_cp_sat_starts_from_a_hint_and_is_reproducible() -> None:
     puzzle = deal_solo_puzzle(5, turns=3)
     hint = search_solo(puzzle, max_nodes=5).plan

@@ -46,8 +46,10 @@ the deck pointer at turn ``k`` is ``2k`` and the display is always full.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, NamedTuple, TypeAlias
@@ -99,6 +101,8 @@ this threshold takes 0.96 s CPU for the 8 benchmark deals, 2 takes 1.47 s)."""
 RELAX_WORK_LIMIT = 5.0
 """CP-SAT's deterministic time (about seconds, but the same on every machine, so the search
 stays deterministic) one relaxation may take; past it, CP-SAT's proven bound on it is used."""
+INTERRUPT_POLL = 0.02
+"""Seconds between two looks at a CP-SAT solve's ``interrupt`` (:func:`cp_sat_solo`)."""
 CHECK_EVERY = 256
 """Search nodes between two looks at the clock."""
 
@@ -1556,6 +1560,29 @@ class _StopAtCeiling(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
+@contextmanager
+def _watching(solver: cp_model.CpSolver, interrupt: Callable[[], bool] | None) -> Iterator[None]:
+    """Stops ``solver``'s search, from a thread, once ``interrupt`` says so."""
+    if interrupt is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(INTERRUPT_POLL):
+            if interrupt():
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, name="cp-sat-interrupt", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+
+
 def _quick_bound(compiled: Compiled) -> int:
     """The search's quick upper bound at the start (the final score when no turn is left)."""
     root = compiled.root
@@ -1573,13 +1600,16 @@ def cp_sat_solo(
     ceiling: int | None = None,
     restrict: Callable[[SoloModel], None] | None = None,
     work: float | None = None,
+    interrupt: Callable[[], bool] | None = None,
 ) -> SoloAnswer:
     """The optimum by CP-SAT over all the turns (:class:`SoloModel`), certified; ``hint`` is
     a plan (legal, from the start) to start from; ``ceiling`` a proven upper bound on the
     optimum (from the search): a plan that reaches it is optimal, so CP-SAT stops there.
     ``restrict`` adds constraints to the model: the answer is then about the plans it
     allows (optimal among them, or infeasible when there are none). ``work`` caps CP-SAT's
-    deterministic time (the same on every machine) besides the wall-clock ``time_limit``."""
+    deterministic time (the same on every machine) besides the wall-clock ``time_limit``;
+    ``interrupt``, asked every :data:`INTERRUPT_POLL` seconds, stops it early (news from
+    another process: the answer is then as if time had run out)."""
     started = time.perf_counter()
     compiled = Compiled(puzzle)
     built = SoloModel(compiled)
@@ -1594,7 +1624,8 @@ def cp_sat_solo(
     if work is not None:
         solver.parameters.max_deterministic_time = work
     stopper = _StopAtCeiling(ceiling)
-    status = cp_status(solver.solve(built.model, stopper))
+    with _watching(solver, interrupt):
+        status = cp_status(solver.solve(built.model, stopper))
     if status is Status.FEASIBLE and stopper.reached:
         status = Status.OPTIMAL  # a plan at a proven bound
     elapsed = time.perf_counter() - started

@@ -95,6 +95,7 @@ def _share(loop: SplitLoop, shared: Any) -> None:
             shared.value = max(shared.value, _score(answer))
 
     loop.outside_best = lambda: int(shared.value)
+    loop.interrupted = lambda cap: int(shared.value) >= cap
     loop.on_plan = publish
 
 

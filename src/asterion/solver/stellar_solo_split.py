@@ -131,6 +131,9 @@ class SplitLoop:
         self.outside_best: Callable[[], int] = lambda: -1
         """The best score found elsewhere (a plan this loop need not beat)."""
         self.on_plan: Callable[[SoloAnswer], None] = lambda answer: None
+        self.interrupted: Callable[[int], bool] | None = None
+        """Asked during a long CP-SAT solve of a set with a cap: whether a plan found
+        elsewhere reaches it (the solve is then stopped)."""
         self.on_bound: Callable[[int], None] = lambda bound: None
         """Told the sound bound after every round."""
         self.inbox: Callable[[], list[SetNews]] = list
@@ -221,8 +224,15 @@ class SplitLoop:
             # that settles it for free).
             return self._by_flow(chosen, cap, known)
         work = REALIZE_WORK * 2 ** (tries - 1 if flow_checked else tries)
+        interrupted = self.interrupted
         answer = _realize(
-            self.puzzle, chosen, self.cards, (known + 1, cap), self.deadline, self.seed, work
+            self.puzzle,
+            chosen,
+            self.cards,
+            (known + 1, cap),
+            (self.deadline, work),
+            self.seed,
+            None if interrupted is None else lambda: interrupted(cap),
         )
         self._offer(answer)
         if answer.status is Status.OPTIMAL or _score(answer) >= cap:
@@ -303,15 +313,17 @@ def _realize(
     telescope: frozenset[int],
     pool: tuple[int, ...],
     scores: tuple[int, int],
-    deadline: float,
+    limits: tuple[float, float],
     seed: int,
-    work: float,
+    interrupt: Callable[[], bool] | None = None,
 ) -> SoloAnswer:
     """The best plan that puts exactly ``telescope`` of the ``pool`` in the telescope and
     scores in ``scores``: from one more than the best plan found (infeasible then means
     nothing there beats it, all a sound cut needs, and CP-SAT may prove that sooner than an
-    optimum) to the relaxation's value (reaching it ends the solve)."""
+    optimum) to the relaxation's value (reaching it ends the solve); ``limits``: the deadline
+    and CP-SAT's deterministic work; ``interrupt``: news that stops it early."""
     floor, value = scores
+    deadline, work = limits
 
     def restrict(built: SoloModel) -> None:
         built.fix_telescope(telescope, pool)
@@ -319,5 +331,11 @@ def _realize(
 
     left = max(0.01, deadline - time.perf_counter())
     return cp_sat_solo(
-        puzzle, time_limit=left, seed=seed, ceiling=value, restrict=restrict, work=work
+        puzzle,
+        time_limit=left,
+        seed=seed,
+        ceiling=value,
+        restrict=restrict,
+        work=work,
+        interrupt=interrupt,
     )
