@@ -103,6 +103,7 @@ def test_the_flow_check_against_every_game_by_telescope_set(seed: int) -> None:
     memo = FlowMemo(SMALL_MEMO)
     for cards, top in best.items():
         check = FlowCheck(compiled, frozenset(index[card] for card in cards), memo)
+        assert isinstance(check.reach(-100, 10**6), Flow)  # a question from below: any flow
         found = check.reach(top, 10**6)
         assert isinstance(found, Flow) and found.bound >= top
         played = check.play(found, 0, 60, 0)

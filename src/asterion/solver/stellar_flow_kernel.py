@@ -373,6 +373,9 @@ def flow_search(
     upper bound below ``need`` when there is none, or :data:`OUT_OF_NODES`. ``counters``
     adds the positions visited, the games ended (leaves), the positions the memo answered and
     those the bound cut."""
+    # Every flow's notebook scores 0 or more, so a question below 0 asks for any flow; the
+    # searches below read -1 as "no flow", which must stay below ``need``.
+    need = max(need, 0)
     display = np.zeros((turns + 1, 5), dtype=np.int64)
     hand = np.zeros((turns + 1, 2), dtype=np.int64)
     groups = np.zeros((turns + 1, KINDS), dtype=np.int64)
@@ -431,38 +434,39 @@ def flow_search(
                 depth -= 1
                 entering = False
                 continue
-            count = 0
-            for j in range(2):
-                if not in_set[hand[depth, j]]:
-                    spare[count] = hand[depth, j]
-                    count += 1
-            for p in range(5):
-                if not in_set[display[depth, p]]:
-                    spare[count] = display[depth, p]
-                    count += 1
-            for d in range(2 * depth, last_deck):
-                if not in_set[deck[d]]:
-                    spare[count] = deck[d]
-                    count += 1
-            bound = notebook_bound(
-                stars,
-                groups[depth],
-                satellites[depth],
-                kind,
-                number,
-                spare,
-                count,
-                turns - depth + 1,
-                need,
-                scratch,
-            )
-            if bound < need:
-                counters[3] += 1
-                _remember(keys, values, stamp, first, second, bound)
-                result = bound
-                depth -= 1
-                entering = False
-                continue
+            if need > 0:  # (from 0 on, every flow qualifies: nothing to cut)
+                count = 0
+                for j in range(2):
+                    if not in_set[hand[depth, j]]:
+                        spare[count] = hand[depth, j]
+                        count += 1
+                for p in range(5):
+                    if not in_set[display[depth, p]]:
+                        spare[count] = display[depth, p]
+                        count += 1
+                for d in range(2 * depth, last_deck):
+                    if not in_set[deck[d]]:
+                        spare[count] = deck[d]
+                        count += 1
+                bound = notebook_bound(
+                    stars,
+                    groups[depth],
+                    satellites[depth],
+                    kind,
+                    number,
+                    spare,
+                    count,
+                    turns - depth + 1,
+                    need,
+                    scratch,
+                )
+                if bound < need:
+                    counters[3] += 1
+                    _remember(keys, values, stamp, first, second, bound)
+                    result = bound
+                    depth -= 1
+                    entering = False
+                    continue
             best[depth] = -1
             child[depth] = -1
         else:

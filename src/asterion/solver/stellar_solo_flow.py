@@ -113,6 +113,7 @@ class FlowCheck:
         positions did not settle it."""
         c, root = self.c, self.c.root
         path = np.zeros((c.turns + 1, 3), dtype=np.int64)
+        need = max(floor - self.fixed, 0)  # (the kernel asks from 0 up)
         result = flow_search(
             self.kind,
             self.number,
@@ -124,7 +125,7 @@ class FlowCheck:
             np.array(root.hand, dtype=np.int64),
             np.array(root.notebook, dtype=np.int64),
             np.array(root.satellites, dtype=np.int64),
-            floor - self.fixed,
+            need,
             max_nodes,
             self.memo.keys,
             self.memo.values,
@@ -136,7 +137,7 @@ class FlowCheck:
             return None
         if result < 0:
             return -1  # no flow at all puts exactly ``T`` in the telescope
-        if result < floor - self.fixed:
+        if result < need:
             return self.fixed + result
         turns = tuple((int(t), int(p), int(s)) for t, p, s in path[: c.turns - root.k])
         return Flow(turns, int(path[c.turns - root.k, 1]), self.fixed + int(result))
