@@ -106,7 +106,7 @@ def test_the_flow_check_against_every_game_by_telescope_set(seed: int) -> None:
         assert isinstance(check.reach(-100, 10**6), Flow)  # a question from below: any flow
         found = check.reach(top, 10**6)
         assert isinstance(found, Flow) and found.bound >= top
-        played = check.play(found, 0, 60, 0)
+        played = check.play(found, 60, 0)
         assert played.best_score is not None and played.best_score <= found.bound
         while isinstance(found, Flow):  # flows of rising bound, up to the set's cap
             highest = found.bound

@@ -1489,11 +1489,19 @@ class SoloModel:
         """Only the plans that, turn by turn, take the display position, play the card and
         send it to the telescope or not as ``turns`` say, and note ``final`` last: what is
         left to choose is where the telescope cards go."""
+        for literal in self.flow_literals(turns, final):
+            self.model.add_bool_and([literal])
+
+    def flow_literals(
+        self, turns: list[tuple[int, int, bool]], final: int
+    ) -> list[cp_model.LiteralT]:
+        """The literals :meth:`fix_flow` makes true (as assumptions, one model serves every
+        flow)."""
+        literals: list[cp_model.LiteralT] = []
         for k, (taken, played, to_telescope) in enumerate(turns):
-            self.model.add(self.take[k, taken] == 1)
-            self.model.add(self.play[k, played] == 1)
-            self.model.add(self.to_scope[k] == int(to_telescope))
-        self.model.add(self.final[final] == 1)
+            literals += [self.take[k, taken], self.play[k, played]]
+            literals.append(self.to_scope[k] if to_telescope else self.to_scope[k].negated())
+        return [*literals, self.final[final]]
 
     def _conserve(self, cards: frozenset[int]) -> None:
         """Each turn places one of ``cards`` (the telescope's, all still to come): before
@@ -1619,6 +1627,24 @@ def cp_sat_solo(
         built.add_hint(compiled.to_steps(hint))
     if ceiling is not None:
         built.model.add(built.objective <= ceiling)
+    return solve_built(
+        built, started, time_limit, seed, ceiling=ceiling, work=work, interrupt=interrupt
+    )
+
+
+def solve_built(
+    built: SoloModel,
+    started: float,
+    time_limit: float,
+    seed: int,
+    *,
+    ceiling: int | None = None,
+    work: float | None = None,
+    interrupt: Callable[[], bool] | None = None,
+) -> SoloAnswer:
+    """:func:`cp_sat_solo` once its model is built (with any assumptions set): solve, then
+    replay and score the plan by the rules engine."""
+    compiled, puzzle = built.c, built.c.puzzle
     solver = make_solver(time_limit, seed)
     solver.parameters.linearization_level = LINEARIZATION_LEVEL
     if work is not None:

@@ -127,6 +127,7 @@ class SplitLoop:
         self.cut: set[tuple[int, ...]] = set()
         """The sets cut off the relaxation (tried here or elsewhere)."""
         self._flow_memo: FlowMemo | None = None
+        self._flow_model: SoloModel | None = None
         self.rounds = 0
         self.outside_best: Callable[[], int] = lambda: -1
         """The best score found elsewhere (a plan this loop need not beat)."""
@@ -273,7 +274,9 @@ class SplitLoop:
             if flow.bound < cap:
                 continue  # a flow beats ``known``; now look from the cap down
             left = max(0.01, self.deadline - time.perf_counter())
-            answer = check.play(flow, known + 1, left, self.seed)
+            if self._flow_model is None:
+                self._flow_model = SoloModel(self.compiled)
+            answer = check.play(flow, left, self.seed, self._flow_model)
             self._offer(answer)
             if _score(answer) >= cap:
                 return _score(answer)
