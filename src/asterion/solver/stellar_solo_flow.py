@@ -10,9 +10,15 @@ highest numbers, a face-down card counting 3; diversity if ``T`` brings every ty
 an upper bound on every real game with ``T``: the placement rule only takes points away. So
 
 * no flow reaching a score proves that no game with ``T`` reaches it (a sound cap), and
-* a flow that reaches it is the plan to try: CP-SAT then places its telescope cards
-  (:meth:`~asterion.solver.stellar_solo.SoloModel.fix_flow`, a small model), and the plan is
-  replayed and scored by the rules engine like every other.
+* a flow that reaches it is the plan to try: CP-SAT then places its telescope cards (the
+  full model with the flow fixed by assumptions,
+  :meth:`~asterion.solver.stellar_solo.SoloModel.flow_literals`), and the plan is replayed
+  and scored by the rules engine like every other.
+
+The placement rule does take points away, and on some deals it decides the optimum (11-turn
+deal 7). So once a flow is found, :class:`SetFlows` judges the set once per entry of its
+layout frontier (:mod:`.stellar_solo_layout`): the telescope's points and the stars its
+face-down cards lose over the final layouts, in place of the bound above.
 """
 
 from __future__ import annotations

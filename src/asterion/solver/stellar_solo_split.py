@@ -211,10 +211,11 @@ class SplitLoop:
 
     def _settle(self, telescope: tuple[int, ...], cap: int, known: int) -> int:
         """A proven cap on the plans that put exactly ``telescope`` (pool indices) in the
-        telescope, at most ``cap``: the first time, the flow check's (:meth:`_by_flow`);
-        then the best such plan above ``known`` when CP-SAT settles it, ``known`` when there
-        is none, the cap itself when CP-SAT runs out of work first (the set is then tried
-        again if it still holds the bound up, with twice the work each time)."""
+        telescope, at most ``cap``: the first time, the flow check's (:meth:`_by_flow`; the
+        set then waits with that cap); the next times the best such plan above ``known``
+        when CP-SAT settles it, ``known`` when there is none, the cap itself when CP-SAT runs
+        out of work first (the set is tried again if it still holds the bound up, with twice
+        the work each time)."""
         tries = self.tries.get(telescope, 0)
         self.tries[telescope] = tries + 1
         chosen = frozenset(self.cards[i] for i in telescope)
