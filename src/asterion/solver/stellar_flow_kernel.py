@@ -223,8 +223,11 @@ def _shared_bound(
     then gone for the other types): both are tried; else by a spare satellite (one card).
     Noted 0/6 satellites stay free for every type. Tighter (measured on 11-turn deal 10's
     first split: its cap proven in 14 thousand positions instead of more than 50 million)
-    and dearer. It gives up (returns :data:`NO_BOUND`) beyond :data:`MAX_WILDS` satellites
-    or with two of one number (then which one a type takes would matter)."""
+    and dearer: so each type's runs are first reduced to the best value per (cards,
+    satellites used), and merged only with the table's reached cells (11-turn deal 4's first
+    8 sets: the same positions in 2.3 s instead of 3.0 s). It gives up (returns
+    :data:`NO_BOUND`) beyond :data:`MAX_WILDS` satellites or with two of one number (then
+    which one a type takes would matter)."""
     wild_of = np.full(6, -1, dtype=np.int64)  # number -> its satellite's index
     free = np.zeros(MAX_WILDS, dtype=np.int64)  # 1 for a noted satellite
     wilds = 0
@@ -239,10 +242,14 @@ def _shared_bound(
     masks = 1 << wilds
     table = np.full((budget + 1, masks), -1, dtype=np.int64)
     table[0, 0] = 0
+    option = np.empty((budget + 1, masks), dtype=np.int64)
+    cells = np.empty(((budget + 1) * masks, 3), dtype=np.int64)
     for k in range(KINDS):
         if stars[k] == 0:
             continue
-        merged = table.copy()
+        # The type's runs first, the best value per (cards, satellites used): many runs
+        # cost the same, and each distinct option is merged into the table once.
+        option[:, :] = -1
         mask = groups[k] & 0xFF
         for low in range(7):
             for high in range(low, 7):
@@ -282,17 +289,33 @@ def _shared_bound(
                         else:
                             used |= 1 << wild_of[n]
                             cost += 1 - free[wild_of[n]]
-                    if cost <= budget:
-                        for spent in range(budget + 1 - cost):
-                            for taken in range(masks):
-                                if table[spent, taken] < 0 or taken & used:
-                                    continue
-                                cell = table[spent, taken] + value
-                                if cell > merged[spent + cost, taken | used]:
-                                    merged[spent + cost, taken | used] = cell
+                    if cost <= budget and value > option[cost, used]:
+                        option[cost, used] = value
                     if choice == 0:
                         break
                     choice = (choice - 1) & either
+        # The table's reached cells, listed once: far fewer than its size.
+        reached = 0
+        for spent in range(budget + 1):
+            for taken in range(masks):
+                if table[spent, taken] >= 0:
+                    cells[reached, 0] = spent
+                    cells[reached, 1] = taken
+                    cells[reached, 2] = table[spent, taken]
+                    reached += 1
+        merged = table.copy()
+        for cost in range(budget + 1):
+            for used in range(masks):
+                value = option[cost, used]
+                if value < 0:
+                    continue
+                for i in range(reached):
+                    spent, taken = cells[i, 0] + cost, cells[i, 1]
+                    if spent > budget or taken & used:
+                        continue
+                    cell = cells[i, 2] + value
+                    if cell > merged[spent, taken | used]:
+                        merged[spent, taken | used] = cell
         table = merged
     best: int = table.max()
     return best
