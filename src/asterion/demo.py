@@ -33,6 +33,7 @@ from asterion.solver.aster_reach_portfolio import reach
 from asterion.solver.stellar_play import make_policy, selfplay
 from asterion.solver.stellar_score import score_position
 from asterion.solver.stellar_solo import solve_solo
+from asterion.solver.stellar_solo_flow import flow_search_ready
 
 DEMO_STATE = "aster_demo_state.json"
 
@@ -124,6 +125,9 @@ def run_demo(out: Path) -> Iterator[str]:
 def _stellar_tour(out: Path) -> Iterator[str]:
     """Stellar: a seeded greedy-vs-random game, its exact score and telescope, a solo deal."""
     yield "Stellar"
+    # Whole-game solos use a compiled loop: numba compiles it meanwhile, on a thread, and
+    # caches it for every later run (the process waits for it before it exits).
+    flow_search_ready(wait=0)
     report = selfplay(make_policy("greedy"), make_policy("random"), 4, seed=0)
     yield (
         f"  self-play, greedy vs random, 4 games: wins {report.wins[0]}-{report.wins[1]}, "

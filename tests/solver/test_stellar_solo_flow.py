@@ -24,7 +24,7 @@ from asterion.solver.stellar_flow_kernel import (
     type_points,
 )
 from asterion.solver.stellar_solo import BranchAndBound, Compiled, search_solo, type_score
-from asterion.solver.stellar_solo_flow import Flow, FlowCheck, FlowMemo
+from asterion.solver.stellar_solo_flow import Flow, FlowCheck, FlowMemo, flow_search_ready
 
 SMALL_MEMO = 12
 
@@ -124,7 +124,20 @@ def test_split_with_the_flow_check_agrees_with_the_search(
 ) -> None:
     monkeypatch.setattr(split, "FLOW_FROM_TURNS", 1)
     monkeypatch.setattr(split, "FlowMemo", lambda: FlowMemo(16))
+    assert flow_search_ready(wait=600)  # compiled (else split goes on without the check)
     puzzle = deal_solo_puzzle(seed, turns=3)
+    optimum = search_solo(puzzle, time_limit=60).best_score
+    assert optimum is not None
+    check_answer(puzzle, split.split_solo(puzzle, time_limit=60), optimum)
+
+
+def test_split_goes_on_while_the_flow_check_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a machine that never ran it, the flow search is still compiling: sets go straight
+    # to CP-SAT, and the answer is the same optimum.
+    monkeypatch.setattr(split, "FLOW_FROM_TURNS", 1)
+    monkeypatch.setattr(split, "flow_search_ready", lambda wait: False)
+    monkeypatch.setattr(split.SplitLoop, "_by_flow", None)  # never reached
+    puzzle = deal_solo_puzzle(2, turns=3)
     optimum = search_solo(puzzle, time_limit=60).best_score
     assert optimum is not None
     check_answer(puzzle, split.split_solo(puzzle, time_limit=60), optimum)

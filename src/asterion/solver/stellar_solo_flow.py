@@ -23,6 +23,8 @@ face-down cards lose over the final layouts, in place of the bound above.
 
 from __future__ import annotations
 
+import atexit
+import threading
 import time
 from dataclasses import dataclass
 
@@ -42,6 +44,13 @@ from asterion.solver.stellar_solo import (
 )
 from asterion.solver.stellar_solo_layout import LayoutOutcome, layout_frontier
 
+READY_WAIT = 3.0
+"""Seconds a solve waits for the compiled flow search at its first use in a process: loading
+it from numba's cache takes about half a second; compiling it (once per machine) some 13 s,
+which a solve does not wait for (it goes on without the check meanwhile)."""
+COMPILE_WAIT = 60.0
+"""Seconds a process about to end waits for a compile still running (numba writes its cache
+at the end: without it the next process would compile again)."""
 MEMO_BITS = 22
 """The memo holds 2**20 positions (24 MB), plenty for the flows of one telescope set."""
 MAX_CARDS = 32
@@ -57,6 +66,37 @@ class Flow:
     turns: tuple[tuple[int, int, int], ...]
     final: int
     bound: int
+
+
+_compiling: threading.Thread | None = None
+_ready = threading.Event()
+
+
+def flow_search_ready(wait: float = READY_WAIT) -> bool:
+    """Whether the compiled flow search can run now. Its first use in a process starts
+    numba (on a thread: loading from the cache, or compiling on a machine that never ran
+    it) and waits up to ``wait`` seconds; a solve that gets false goes on without the flow
+    check, so the first solve on a fresh machine is not spent compiling (measured: an
+    11-turn deal ended unknown after 13 s of its 10 s limit)."""
+    global _compiling
+    if _compiling is None:
+        _compiling = threading.Thread(target=_warm_up, name="flow-search-compile", daemon=True)
+        _compiling.start()
+        atexit.register(_compiling.join, COMPILE_WAIT)  # so that numba caches it
+    return _ready.wait(wait)
+
+
+def _warm_up() -> None:
+    """One call of the flow search on a game with no turn left (the types of a real call)."""
+    one = np.zeros(1, dtype=np.int64)
+    five = np.zeros(5, dtype=np.int64)
+    flow_search(
+        one, one, one, one, 0, five, five, np.zeros(2, dtype=np.int64), five,
+        np.zeros(6, dtype=np.int64), 0, 1, np.full((2, 3), -1, dtype=np.int64),
+        np.zeros(2, dtype=np.int64), 1, np.zeros((1, 3), dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+    )  # fmt: skip
+    _ready.set()
 
 
 class FlowMemo:

@@ -43,7 +43,12 @@ from asterion.solver.stellar_solo import (
     cp_sat_solo,
     search_solo,
 )
-from asterion.solver.stellar_solo_flow import FlowMemo, SetFlows
+from asterion.solver.stellar_solo_flow import (
+    READY_WAIT,
+    FlowMemo,
+    SetFlows,
+    flow_search_ready,
+)
 from asterion.solver.stellar_solo_relax import Relaxation
 
 SetNews = tuple[str, tuple[int, ...], int]
@@ -127,6 +132,8 @@ class SplitLoop:
         self.cut: set[tuple[int, ...]] = set()
         """The sets cut off the relaxation (tried here or elsewhere)."""
         self._flow_memo: FlowMemo | None = None
+        self._flowed: set[tuple[int, ...]] = set()  # the sets the flow check judged
+        self._asked_ready = False
         self._flow_model: SoloModel | None = None
         self.rounds = 0
         self.outside_best: Callable[[], int] = lambda: -1
@@ -219,13 +226,13 @@ class SplitLoop:
         tries = self.tries.get(telescope, 0)
         self.tries[telescope] = tries + 1
         chosen = frozenset(self.cards[i] for i in telescope)
-        flow_checked = self._flow_checked()
-        if tries == 0 and flow_checked:
+        if tries == 0 and self._flow_checked():
             # Settled when the cap is down to the best plan; else the set waits with this
             # cap until it holds the bound up again (the next splits often bring a plan
             # that settles it for free).
+            self._flowed.add(telescope)
             return self._by_flow(chosen, cap, known)
-        work = REALIZE_WORK * 2 ** (tries - 1 if flow_checked else tries)
+        work = REALIZE_WORK * 2 ** (tries - (telescope in self._flowed))
         interrupted = self.interrupted
         answer = _realize(
             self.puzzle,
@@ -245,8 +252,14 @@ class SplitLoop:
 
     def _flow_checked(self) -> bool:
         """Whether sets get the flow check first: with numba (in plain Python it is far
-        slower than CP-SAT), and on deals long enough to repay compiling it once."""
-        return HAVE_NUMBA and self.compiled.turns >= FLOW_FROM_TURNS
+        slower than CP-SAT), on deals long enough to repay compiling it once, and once it
+        is compiled (:func:`~asterion.solver.stellar_solo_flow.flow_search_ready`: the first
+        ask waits a little, the next ones not at all)."""
+        if not HAVE_NUMBA or self.compiled.turns < FLOW_FROM_TURNS:
+            return False
+        ready = flow_search_ready(0.0 if self._asked_ready else READY_WAIT)
+        self._asked_ready = True
+        return ready
 
     def _by_flow(self, telescope: frozenset[int], cap: int, known: int) -> int:
         """The set's cap after the flow check (:mod:`.stellar_solo_flow`). First whether any
