@@ -156,6 +156,11 @@ def test_no_game_beats_the_frontier_of_its_set(seed: int) -> None:
 DEAL_7_SET = ["A0a", "A1a", "B4a", "C0a", "C1a", "M0a", "M1a", "M3a", "P0a", "P1a", "P3a"]
 
 
+def deal_7_set(compiled: Compiled) -> frozenset[int]:
+    """The telescope set worked by hand below, as compiled card indices."""
+    return frozenset(compiled.ids.index(card) for card in DEAL_7_SET)
+
+
 def test_deal_7_loses_a_section_or_stars_to_the_layout() -> None:
     # Worked by hand. Start B3s in slot 1; targets top 16, middle 10, bottom 12 (17, 11 and
     # 13 win). Slot 1's only neighbor is 3, so B4a goes to 3. Slots 4, 9 and 12 have one
@@ -166,10 +171,8 @@ def test_deal_7_loses_a_section_or_stars_to_the_layout() -> None:
     # diversity at most, 30. A face-down card opens other layouts: A1a (2 stars) face down
     # on 9, moons on {2, 4, 5}, A0a on 6, clouds on {7, 8}, planets on {10, 11, 12} win all
     # three sections (17, 13, 13) with diversity: 40, losing 2 asteroid stars.
-    puzzle = deal_solo_puzzle(7, turns=11)
-    compiled = Compiled(puzzle)
-    index = {card_id: i for i, card_id in enumerate(compiled.ids)}
-    found = layout_frontier(compiled, frozenset(index[c] for c in DEAL_7_SET), MOST)
+    compiled = Compiled(deal_solo_puzzle(7, turns=11))
+    found = layout_frontier(compiled, deal_7_set(compiled), MOST)
     asteroid = 2  # planet, moon, asteroid, cloud, black hole
     assert LayoutOutcome(30, (0, 0, 0, 0, 0)) in found
     assert all(o.points <= 30 for o in found if not any(o.lost))
@@ -179,9 +182,8 @@ def test_deal_7_loses_a_section_or_stars_to_the_layout() -> None:
 def test_the_flow_check_of_deal_7_sees_the_layout() -> None:
     # A flow found, the set is laid out: by the hand-worked frontier above, one check per
     # entry; no entry is bounded above the check with every card face up.
-    puzzle = deal_solo_puzzle(7, turns=11)
-    compiled = Compiled(puzzle)
-    telescope = frozenset(Compiled(puzzle).ids.index(card) for card in DEAL_7_SET)
+    compiled = Compiled(deal_solo_puzzle(7, turns=11))
+    telescope = deal_7_set(compiled)
     memo = FlowMemo(18)
     flows = SetFlows(compiled, telescope, memo, 30)
     assert isinstance(flows.reach(0, 10**6), tuple)
