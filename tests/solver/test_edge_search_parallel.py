@@ -8,6 +8,8 @@ threads, and the restarts the same answer on one thread or two.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from test_edge_search import (
@@ -160,10 +162,69 @@ def test_wide_mode_counts_like_the_enumeration(monkeypatch: pytest.MonkeyPatch, 
 
 
 def test_forbidden_word_is_the_pin_or_the_ban() -> None:
-    pinned = edge_search._forbidden(3, -1)
-    banned = edge_search._forbidden(-1, 63)
+    same = np.arange(64, dtype=np.int32)
+    pinned = edge_search._forbidden(3, -1, same)
+    banned = edge_search._forbidden(-1, 63, same)
     assert [(pinned >> p) & 1 for p in range(6)] == [1, 1, 1, 0, 1, 1]
-    assert banned == np.int64(-(1 << 63)) and edge_search._forbidden(-1, -1) == 0
+    assert banned == np.int64(-(1 << 63)) and edge_search._forbidden(-1, -1, same) == 0
+    moved = same.copy()
+    moved[[3, 5]] = [5, 3]  # piece 3 at bit 5
+    assert [(edge_search._forbidden(3, -1, moved) >> b) & 1 for b in range(6)] == [1] * 5 + [0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidate words against candidate lists
+
+
+def _searched(run: edge_search.Run) -> tuple[int, int, list[list[int]]]:
+    edge_search.run_alone(run, deadline=float("inf"))
+    return run.count, run.nodes, run.kept[: run.count].tolist()
+
+
+@pytest.mark.parametrize("memo", [False, True])
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_words_loop_searches_like_the_list_loop(name: str, memo: bool) -> None:
+    # Same order of trial (bit = piece), so the same tree: same count, placements (with the
+    # memo too) and first arrangements, slice after slice.
+    problem = PUZZLES[name]
+    answers = []
+    for words in (True, False):
+        table = edge_search.new_memo(12) if memo else None
+        run = edge_search.Run(problem, Variant(), ALL, 4, memo=table)
+        if not words:
+            run.tables = replace(run.tables, words=None)
+        assert (run.tables.words is not None) == words
+        answers.append(_searched(run))
+    assert answers[0] == answers[1] and answers[0][0] > 0
+
+
+@pytest.mark.parametrize("name", ["3x4 rotations", "4x4 mate rotations", "4x3 fixed"])
+def test_words_in_any_bit_order_count_like_the_enumeration(name: str) -> None:
+    problem = CASES[name]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    base = edge_search.Run(problem, Variant(), ALL, 0).tables
+    for seed in range(3):
+        bit = np.random.default_rng(seed).permutation(len(problem.pieces)).astype(np.int32)
+        run = edge_search.Run(problem, Variant(), ALL, 0, edge_search.with_bits(base, bit))
+        assert _searched(run)[0] == expected
+
+
+def test_a_piece_with_three_turns_under_one_key_takes_the_list_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With one keyed color per key (a huge color table), the middle piece 1, 1, 1, 2 fits
+    # the key "north 1" three ways; words hold two, so those tables keep the list loop.
+    monkeypatch.setattr(edge_search, "BIG_TABLE_ENTRIES", 0)
+    rows = (
+        ((0, 3, 3, 0), (0, 3, 1, 3), (0, 0, 3, 3)),
+        ((3, 2, 3, 0), (1, 1, 1, 2), (3, 0, 3, 1)),
+        ((3, 3, 0, 0), (1, 3, 0, 3), (3, 0, 0, 3)),
+    )
+    problem = EdgeProblem(tuple(piece for row in rows for piece in row), 3, 3, True)
+    run = edge_search.Run(problem, Variant(), ALL, 0)
+    assert run.tables.stride == 1 and run.tables.words is None
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    assert _searched(run)[0] == expected > 0
 
 
 # ---------------------------------------------------------------------------------------------

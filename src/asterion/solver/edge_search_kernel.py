@@ -42,6 +42,9 @@ from asterion.solver.numba_loops import compiled as _compiled
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 LoopTables = tuple[Any, ...]
+Words = tuple[LongArray, LongArray, LongArray, IntArray, IntArray]
+"""Candidates as words (small mode): key_row, first, second, first_o, second_o; see
+``edge_search.candidate_words``."""
 """The tables both loops read, in this order: colors, piece, facing, candidates, cand_piece,
 seg_start, seg_len (by oriented piece or key); cell, base, keyed, stride, extra, pin, ban (by
 position). See ``edge_search.Tables``."""
@@ -301,3 +304,148 @@ def estimate_nodes(
             placed[cell[depth]] = o
             used[piece[o]] = 1
     return total / probes
+
+
+# ---------------------------------------------------------------------------------------------
+# Small mode with candidate sets as words
+
+ENTER = -2
+"""``chosen[position]`` before the position is entered (its candidates not looked up yet)."""
+_DE_BRUIJN = np.uint64(0x03F79D71B4CA8B09)
+_LOWEST_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):  # a word's only set bit, times the de Bruijn number: its index, on top
+    _LOWEST_BIT_INDEX[((1 << _i) * 0x03F79D71B4CA8B09 % (1 << 64)) >> 58] = _i
+
+
+@_compiled
+def search_words(
+    tables: LoopTables,
+    words: Words,
+    forbid: LongArray,
+    memo_at: IntArray,
+    front: IntArray,
+    bits: int,
+    memo: LongArray,
+    stamp: int,
+    entry: LongArray,
+    placed: IntArray,
+    rest: LongArray,
+    chosen: IntArray,
+    state: LongArray,
+    kept: IntArray,
+    count_limit: int,
+    leaf: int,
+    budget: int,
+) -> None:
+    """:func:`search_slice` for at most 64 pieces, with each key's candidates as words.
+
+    ``words`` = (key_row, first, second, first_o, second_o): a key's row (0 = no candidate),
+    and per row the pieces (as bits) with a first and with a second orientation under that
+    key, and those oriented pieces by bit. At each position the candidates left are two words,
+    ``rest[position, 0 | 1]``, from which the lowest bit is taken: no scan over used pieces,
+    few branches. Pieces are tried in bit order, a piece's first orientation before its
+    second, which is :func:`search_slice`'s order when bit = piece (the tables' ``bit``).
+    Each step takes the next candidate at ``depth`` and, when one fits, enters the next
+    position at once (its memo entry, its candidate words), so a step is one placement or one
+    back-up. ``chosen[position]`` is the bit placed there, -1 none, :data:`ENTER` not
+    entered yet (only the first position of a fresh search).
+    """
+    colors, facing = tables[0], tables[2]
+    (cell, base, keyed, stride, extra) = tables[7:12]
+    (key_row, first, second, first_o, second_o) = words
+    keep = kept.shape[0]
+    depth = state[DEPTH]
+    count = state[COUNT]
+    nodes = state[NODES]
+    mask = np.uint64(state[USED])
+    floor = state[FLOOR]
+    # Function calls with array arguments cost more than the work here (numba does not
+    # inline them), so the lookups are written out.
+    entering = chosen[depth] == ENTER
+    if entering:
+        entry[depth] = count
+    steps = 0
+    while steps < budget:
+        steps += 1
+        here = cell[depth]
+        if entering:  # look the position's candidates up: its key's words, less the used
+            key = base[depth]
+            where = keyed[depth, 0]
+            if where >= 0:
+                key += facing[placed[where >> 2], where & 3] * stride
+            where = keyed[depth, 1]
+            if stride > 1 and where >= 0:
+                key += facing[placed[where >> 2], where & 3]
+            row = key_row[key]
+            free = ~(mask | np.uint64(forbid[depth]))
+            one = np.uint64(first[row]) & free
+            two = np.uint64(second[row]) & free
+            rest[depth, 2] = row
+            entering = False
+        else:
+            if chosen[depth] >= 0:  # take the piece placed here off
+                mask ^= np.uint64(1) << np.uint64(chosen[depth])
+                placed[here] = -1
+            row = rest[depth, 2]
+            one = np.uint64(rest[depth, 0])
+            two = np.uint64(rest[depth, 1])
+        found, bit, lowest = -1, -1, np.uint64(0)
+        plain = extra[depth, 0] < 0
+        while one | two:
+            either = one | two
+            lowest = either & (~either + np.uint64(1))
+            bit = _LOWEST_BIT_INDEX[(lowest * _DE_BRUIJN) >> np.uint64(58)]
+            if one & lowest:
+                one ^= lowest
+                o = first_o[row, bit]
+            else:
+                two ^= lowest
+                o = second_o[row, bit]
+            if plain or _fits(o, colors, facing, placed, extra, depth):
+                found = o
+                break
+        if found < 0:  # every candidate tried: remember the subtree's count, back up
+            chosen[depth] = -1
+            if memo_at[depth]:
+                front_key = memo_key(depth, colors, placed, front, bits)
+                _remember(memo, int(np.int64(mask)), front_key, stamp, count - entry[depth])
+            depth -= 1
+            if depth < floor:
+                state[OUTCOME] = EXHAUSTED
+                break
+            continue
+        rest[depth, 0] = np.int64(one)
+        rest[depth, 1] = np.int64(two)
+        chosen[depth] = bit
+        placed[here] = found
+        mask |= lowest
+        nodes += 1
+        after = depth + 1
+        if after == leaf:  # a full arrangement (or a prefix, when listing them)
+            if count < keep:
+                for i in range(placed.shape[0]):
+                    kept[count, i] = placed[i]
+            count += 1
+            if count >= count_limit:
+                state[OUTCOME] = LIMIT
+                break
+            continue
+        if memo_at[after]:
+            front_key = memo_key(after, colors, placed, front, bits)
+            slot = memo_slot(memo, int(np.int64(mask)), front_key, stamp)
+            known = slot >= 0 and memo[slot, 3] == stamp and memo[slot, 1] == front_key
+            if known and (memo[slot, 2] == 0 or count >= keep):
+                count = min(count + memo[slot, 2], count_limit)
+                if count >= count_limit:
+                    state[OUTCOME] = LIMIT
+                    break
+                continue
+            entry[after] = count
+        depth = after
+        entering = True
+    if entering:  # stopped before looking the position up: it is entered next time
+        chosen[depth] = ENTER
+    state[DEPTH] = depth
+    state[COUNT] = count
+    state[NODES] = nodes
+    state[USED] = np.int64(mask)
