@@ -5,10 +5,12 @@ each cell try only the oriented pieces whose sides already fit. The fit is looke
 tested: every cell of the order is of one *kind* (which of its sides lie on the border, and
 which two sides are keyed), and for each kind a table maps the two keyed colors to the list of
 oriented pieces that carry them, with exactly the cell's border sides colored 0. Other sides
-facing an already placed neighbour are checked in the loop; used pieces are skipped by one
-64-bit word (a flag per piece beyond 64 pieces). The loop (:mod:`.edge_search_kernel`) is an
-explicit stack, compiled with numba (the module still imports and answers without numba, some
-hundred times slower).
+facing an already placed neighbour are checked in the loop. Up to 64 pieces, each list is also
+a word of piece bits, so the fitting unused pieces are one AND with the used word and the next
+candidate its lowest bit (a flag per piece and a scan of the list beyond 64 pieces, and in the
+randomized restarts, whose lists are shuffled one by one). The loop
+(:mod:`.edge_search_kernel`) is an explicit stack, compiled with numba (the module still
+imports and answers without numba, some hundred times slower).
 
 With rotations on, arrangements are counted up to turning the whole picture
 (models/edges.py) by breaking the symmetry, not by dividing: one corner piece is pinned to the
