@@ -53,6 +53,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -529,7 +530,25 @@ class Variant:
         return f"{self.order}/{self.start}/pin{self.pinned}"
 
 
-class Run:
+class Counters:
+    """What a search's ``state`` array says so far (the layout both compiled loops share)."""
+
+    state: LongArray
+
+    @property
+    def outcome(self) -> int:
+        return int(self.state[kernel.OUTCOME])
+
+    @property
+    def count(self) -> int:
+        return int(self.state[kernel.COUNT])
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[kernel.NODES])
+
+
+class Run(Counters):
     """One variant's search, resumable slice by slice.
 
     ``memo``: a table for :mod:`~asterion.solver.edge_search_kernel`'s memo (None: off),
@@ -624,17 +643,6 @@ class Run:
             budget,
         )
 
-    @property
-    def outcome(self) -> int:
-        return int(self.state[kernel.OUTCOME])
-
-    @property
-    def count(self) -> int:
-        return int(self.state[kernel.COUNT])
-
-    @property
-    def nodes(self) -> int:
-        return int(self.state[kernel.NODES])
 
 
 _NO_MEMO = np.zeros((1, 4), dtype=np.int64)
@@ -735,8 +743,10 @@ def search_arrangements(
         ``count_limit`` is 1, else run ``variant`` alone (counting needs the whole space once).
     variant : Variant or None
         The search run when not racing (row by row from the north-west corner by default);
-        None: the :func:`counting_variant`, chosen by the estimated size of its tree (once
-        the default one has not finished within a few milliseconds).
+        None: the fastest way to count (once the default one has not finished within a few
+        milliseconds): by the frame (:mod:`.edge_frame`) for square Eternity II-family
+        puzzles with rotations, else the :func:`counting_variant`, chosen by the estimated
+        size of its tree.
     threads : int or None
         Threads to search on (None: the cores this process may use, up to 8). Counting splits
         the search into subtrees, restarts are shared out; the count, the status and the
@@ -798,11 +808,16 @@ def search_arrangements(
         how = f" (split into {winner.tasks} subtrees on {threads} threads)"
         if variant is None:
             how = " chosen by estimated tree size" + how
+        if winner.method == "frame":
+            how = how[how.index(" (") :]
         if winner.tasks == 1:
             how = " (small: not split)"
         thread_cpu = winner.thread_cpu
+    method = f"variant={winner.variant}"
+    if isinstance(winner, parallel.Tally) and winner.method == "frame":
+        method = "by the frame: insides searched, rings counted"
     notes: tuple[str, ...] = (
-        f"variant={winner.variant}" + how,
+        method + how,
         "numba" if HAVE_NUMBA else "pure Python (numba missing)",
     )
     if thread_cpu:
@@ -819,7 +834,28 @@ def search_arrangements(
     )
 
 
-def run_alone(run: Run, deadline: float, stop: Callable[[], bool] | None = None) -> Run:
+class Slices(Protocol):
+    """A search run slice by slice: :class:`Run`, or :class:`.edge_frame.FrameRun`."""
+
+    def advance(self, budget: int) -> None: ...
+
+    @property
+    def outcome(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def kept(self) -> IntArray: ...
+
+
+S = TypeVar("S", bound=Slices)
+
+
+def run_alone(run: S, deadline: float, stop: Callable[[], bool] | None = None) -> S:
     """Run one search in slices sized to about :data:`SLICE_SECONDS` until done, late, or
     ``stop()`` says so (another thread's answer made this one moot)."""
     budget = FIRST_SLICE

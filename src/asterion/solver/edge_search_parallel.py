@@ -23,11 +23,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
 from asterion.models.edges import EdgeProblem
 from asterion.solver import edge_search as search
+from asterion.solver.edge_frame import FrameRun, FrameTables, frame_tables, new_cache
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
 
 MAX_THREADS = 8
@@ -79,6 +81,7 @@ class Tally:
     kept: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int32))
     thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
     tasks: int = 0  # subtrees searched
+    method: str = "scan"  # "frame": counted by the frame (edge_frame)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,8 +124,9 @@ def count_split(
     reaches it searched again with what is left of the limit.
 
     First the whole search is tried on one thread for :data:`QUICK_STEPS` (``variant`` None:
-    the default one), and only if that does not finish is it split (``variant`` None: the
-    :func:`~asterion.solver.edge_search.counting_variant`'s, chosen then).
+    the default one), and only if that does not finish is it split (``variant`` None: counted
+    by the frame, :func:`count_by_frame`, where that applies, else the
+    :func:`~asterion.solver.edge_search.counting_variant`'s search, chosen then).
     """
     tried = search.Variant() if variant is None else variant
     whole = search.Run(problem, tried, count_limit, keep, memo=search.new_memo())
@@ -131,6 +135,10 @@ def count_split(
         kept = whole.kept[: min(whole.count, keep)]
         tables = whole.tables
         return Tally(tried, tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
+    if variant is None:  # the fastest way to count: by the frame where it applies
+        frame = frame_tables(problem, whole.tables)
+        if frame is not None:
+            return count_by_frame(frame, count_limit, keep, deadline, threads, whole.nodes)
     variant = search.counting_variant(problem) if variant is None else variant
     cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
     tables = search.build_tables(problem, cells, variant.pinned)
@@ -138,14 +146,70 @@ def count_split(
     nodes += whole.nodes  # the first try's, given up (the same on any number of threads)
     if len(prefixes) == 0:
         return Tally(variant, tables, outcome=EXHAUSTED, nodes=nodes)
-    board = _Board(len(prefixes), count_limit)
 
     def task_run(task: int, limit: int, memo: np.ndarray) -> search.Run:
         prefix = (prefixes[task], depth)
         return search.Run(problem, variant, limit, keep, tables, memo, prefix, stamp=task + 1)
 
+    board, thread_cpu = _run_tasks(
+        len(prefixes), task_run, search.new_memo, count_limit, deadline, threads
+    )
+    tally = board.tally(variant, tables, keep, nodes)
+    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes))
+
+
+def count_by_frame(
+    frame: FrameTables, count_limit: int, keep: int, deadline: float, threads: int, nodes: int
+) -> Tally:
+    """:func:`count_split` by the frame (:mod:`.edge_frame`): the tasks are partial insides."""
+    prefixes, depth, listed = list_frame_prefixes(frame, TASKS)
+    nodes += listed
+    variant = search.Variant()
+    if len(prefixes) == 0:
+        return Tally(variant, frame.problem, outcome=EXHAUSTED, nodes=nodes, method="frame")
+
+    def task_run(task: int, limit: int, cache: tuple[np.ndarray, np.ndarray]) -> FrameRun:
+        return FrameRun(frame, limit, keep, prefix=(prefixes[task], depth), cache=cache)
+
+    board, thread_cpu = _run_tasks(
+        len(prefixes), task_run, new_cache, count_limit, deadline, threads
+    )
+    tally = board.tally(variant, frame.problem, keep, nodes)
+    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes), method="frame")
+
+
+def list_frame_prefixes(frame: FrameTables, want: int) -> tuple[np.ndarray, int, int]:
+    """:func:`list_prefixes` of the inner search."""
+    listed, depth, nodes = np.zeros((0, frame.side**2), dtype=np.int32), 0, 0
+    for leaf in range(1, frame.side**2):
+        run = FrameRun(frame, MAX_PREFIXES + 1, 0, leaf=leaf)
+        while run.outcome == RUNNING:
+            run.advance(1 << 20)
+        if run.count > MAX_PREFIXES:
+            break
+        listed, depth, nodes = run.prefixes.copy(), leaf, run.nodes
+        if run.count >= want or run.count == 0:
+            break
+    return listed, depth, nodes
+
+
+Memo = TypeVar("Memo")
+
+
+def _run_tasks(
+    tasks: int,
+    task_run: Callable[[int, int, Memo], search.Slices],
+    new_memo: Callable[[], Memo],
+    count_limit: int,
+    deadline: float,
+    threads: int,
+) -> tuple[_Board, tuple[float, ...]]:
+    """Search the tasks on ``threads`` threads (a memo each), stopping at the count limit in
+    task order; the deciding task searched again with what is left of the limit."""
+    board = _Board(tasks, count_limit)
+
     def work() -> None:
-        memo = search.new_memo()
+        memo = new_memo()
         first = True  # each thread gets at least one slice, as one run alone would
         while (first or time.perf_counter() < deadline) and (task := board.take()) is not None:
             first = False
@@ -155,10 +219,9 @@ def count_split(
     thread_cpu = _on_threads(threads, work)
     if board.reached:  # the deciding task again, stopped where one thread would have stopped
         last = board.settled - 1
-        rerun = task_run(last, count_limit - board.total_before(last), search.new_memo())
+        rerun = task_run(last, count_limit - board.total_before(last), new_memo())
         board.runs[last] = search.run_alone(rerun, deadline)
-    tally = board.tally(variant, tables, keep, nodes)
-    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes))
+    return board, thread_cpu
 
 
 class _Board:
@@ -167,7 +230,7 @@ class _Board:
 
     def __init__(self, tasks: int, count_limit: int):
         self.lock = threading.Lock()
-        self.runs: list[search.Run | None] = [None] * tasks
+        self.runs: list[search.Slices | None] = [None] * tasks
         self.next_task = 0
         self.settled = 0  # tasks 0 .. settled-1 are finished
         self.total = 0  # their count
@@ -184,7 +247,7 @@ class _Board:
     def stopped(self) -> bool:
         return self.reached
 
-    def finish(self, task: int, run: search.Run) -> None:
+    def finish(self, task: int, run: search.Slices) -> None:
         with self.lock:
             self.runs[task] = run
             while self.settled < len(self.runs) and not self.reached:

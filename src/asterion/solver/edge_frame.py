@@ -1,0 +1,405 @@
+"""Counting edge-matching arrangements by the frame: the inside first, the ring counted.
+
+In a puzzle of the Eternity II family the pieces fall into three kinds that never share a
+cell: corner pieces (two border sides) go to the corners, edge pieces (one) along the frame,
+inner pieces (none) inside. The inside and the ring of border cells meet only through the
+colors on the sides between them. So the arrangements are the pairs of an inside (every inner
+piece placed, inner sides matching) and a ring whose inward colors are the inside's outward
+ones, and their number is, summed over the insides, the number of rings that fit each.
+
+:mod:`.edge_frame_kernel` searches the insides row by row, with no constraint on their outer
+sides but three: the inward colors asked of the ring never exceed what the edge pieces carry
+(counted by color), after each of the first rows some ring pieces can run along the stretch
+of the frame fixed so far (a short search, cached by those colors), and at a full inside the
+rings that fit are counted by a short search around the frame. The ring's choices, which the
+row scan of :mod:`.edge_search` multiplies into its tree (the frame's few colors leave many),
+are never branched on. Measured on 7x7 3/6 (benchmarks): a tree some ten times smaller.
+
+Whole-picture turns: one inner piece whose four turns differ is kept at turn 0, so each class
+of arrangements under quarter turns is met once (square grids only).
+
+It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose pieces are exactly
+4 corner, 4(n-2) edge and (n-2)^2 inner pieces, with some inner piece unlike its turns
+(:func:`frame_tables` says None otherwise).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from asterion.models.edges import BORDER, EdgeProblem, orientations, turn
+from asterion.solver import edge_frame_kernel as kernel
+from asterion.solver.edge_search import Counters, Tables
+from asterion.solver.edge_search_kernel import SMALL_PIECES
+
+IntArray = npt.NDArray[np.int32]
+LongArray = npt.NDArray[np.int64]
+
+CHECK_ROWS = 3
+"""The stretch of frame fixed by the inside is checked after each of its first rows up to this
+many (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157 checking after row 0
+only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
+CACHE_SIZE_LOG = 22
+"""Cached stretch answers per run (9 bytes each)."""
+MAX_COLORS = 32
+MAX_EDGE_PIECES = 32
+
+
+@dataclass(frozen=True)
+class FrameTables:
+    """Everything the loop reads, and how to turn its placements back into cells."""
+
+    problem: Tables  # the row scan's tables (their oriented pieces number the kept cells)
+    inner: kernel.Inner
+    ring: kernel.Ring
+    side: int  # the inside's side (grid side less 2)
+    inner_pieces: tuple[tuple[int, int], ...]  # (piece, turns) of each oriented inner piece
+    edge_pieces: tuple[int, ...]
+    corner_pieces: tuple[int, ...]
+    bits: int  # per color in a cache key, 0 = no cache
+
+    @property
+    def positions(self) -> int:
+        return 4 * (self.side + 1)
+
+
+def _kinds(problem: EdgeProblem) -> tuple[list[int], list[int], list[int]] | None:
+    """Corner, edge and inner pieces, if every piece is one of the three."""
+    corners, edges, inner = [], [], []
+    for index, piece in enumerate(problem.pieces):
+        zeros = [k for k in range(4) if piece[k] == BORDER]
+        if not zeros:
+            inner.append(index)
+        elif len(zeros) == 1:
+            edges.append(index)
+        elif len(zeros) == 2 and (zeros[1] - zeros[0]) in (1, 3):
+            corners.append(index)
+        else:
+            return None
+    return corners, edges, inner
+
+
+def _intrinsic(piece: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """A frame piece's (in, inward, out) colors going clockwise round the frame: after its
+    border side(s) clockwise come the side facing the next ring cell, the inward one, the side
+    facing the previous one (a corner has no inward side: -1)."""
+    zeros = [k for k in range(4) if piece[k] == BORDER]
+    if len(zeros) == 1:
+        b = zeros[0]
+        return piece[(b + 3) % 4], piece[(b + 2) % 4], piece[(b + 1) % 4]
+    b = next(k for k in range(4) if piece[k] == BORDER and piece[(k + 1) % 4] == BORDER)
+    return piece[(b + 3) % 4], -1, piece[(b + 2) % 4]
+
+
+def frame_tables(problem: EdgeProblem, tables: Tables) -> FrameTables | None:
+    """The loop's tables, or None when the puzzle is not of the shape this method needs."""
+    width = problem.width
+    kinds = _kinds(problem)
+    if not problem.rotations or problem.height != width or width < 4 or kinds is None:
+        return None
+    corners, edges, inner = kinds
+    side = width - 2
+    if (len(corners), len(edges), len(inner)) != (4, 4 * side, side * side):
+        return None
+    mate = tables.mate
+    ncolors = len(mate)
+    if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
+        return None
+    pinned = next((i for i in inner if len(orientations(problem.pieces[i], True)) == 4), None)
+    if pinned is None:
+        return None
+    oriented = [
+        (i, k)
+        for i in inner
+        for k in orientations(problem.pieces[i], True)
+        if i != pinned or k == 0
+    ]
+    colors = np.array([turn(problem.pieces[i], k) for i, k in oriented], dtype=np.int64)
+    bit_of = np.array([inner.index(i) for i, _ in oriented], dtype=np.int64)
+    words, by_bit = _inner_words(colors, bit_of, ncolors)
+    inner_tables = (
+        colors,
+        mate.astype(np.int64),
+        bit_of,
+        words,
+        by_bit,
+        _side_positions(side),
+        ncolors,
+        side,
+    )
+    frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
+    ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
+    bits = max(1, (ncolors - 1).bit_length())
+    longest = side + 2 * CHECK_ROWS  # edge positions in the longest checked stretch
+    return FrameTables(
+        problem=tables,
+        inner=inner_tables,
+        ring=ring,
+        side=side,
+        inner_pieces=tuple(oriented),
+        edge_pieces=tuple(edges),
+        corner_pieces=tuple(corners),
+        bits=bits if 3 + longest * bits <= 62 else 0,
+    )
+
+
+def _inner_words(colors: LongArray, bit_of: LongArray, ncolors: int) -> tuple[LongArray, IntArray]:
+    """Candidate words of the inner pieces by key (what is known of the cell: nothing, its
+    west color, its north color, or both), up to four oriented pieces per piece and key."""
+    nkeys = 4 * ncolors * ncolors
+    words = np.zeros((4, nkeys), dtype=np.uint64)
+    by_bit = np.full((4, nkeys, SMALL_PIECES), -1, dtype=np.int32)
+    for o, (north, _, _, west) in enumerate(colors.tolist()):
+        bit = int(bit_of[o])
+        for kind in range(4):
+            key = (kind * ncolors + (north if kind & 2 else 0)) * ncolors + (
+                west if kind & 1 else 0
+            )
+            slot = int(np.count_nonzero(by_bit[:, key, bit] >= 0))
+            by_bit[slot, key, bit] = o
+            words[slot, key] |= np.uint64(1) << np.uint64(bit)
+    return words.view(np.int64), by_bit
+
+
+def _side_positions(side: int) -> LongArray:
+    """For each inner cell (row by row) and side (N, E, S, W), the ring position it faces, -1
+    for none. Ring positions run clockwise from the north-west corner (0)."""
+    width = side + 2
+    facing = np.full((side * side, 4), -1, dtype=np.int64)
+    for i in range(side):
+        for j in range(side):
+            d = i * side + j
+            if i == 0:
+                facing[d, 0] = 1 + j
+            if j == side - 1:
+                facing[d, 1] = (width - 1) + 1 + i
+            if i == side - 1:
+                facing[d, 2] = 2 * (width - 1) + (side - j)
+            if j == 0:
+                facing[d, 3] = 3 * (width - 1) + (side - i)
+    return facing
+
+
+def _ring_tables(edges: LongArray, corners: LongArray, mate: IntArray, side: int) -> kernel.Ring:
+    """The ring's words. Chained sides must mate, so an edge piece is filed under the mate of
+    its in color: the color the previous piece's out side has."""
+    ncolors = len(mate)
+    edge_words = np.zeros((ncolors, ncolors), dtype=np.uint64)
+    any_edge = np.zeros(ncolors, dtype=np.uint64)
+    available = np.zeros(ncolors, dtype=np.int64)
+    for bit, (come_in, inward, _) in enumerate(edges.tolist()):
+        edge_words[inward, mate[come_in]] |= np.uint64(1) << np.uint64(bit)
+        any_edge[inward] |= np.uint64(1) << np.uint64(bit)
+        available[inward] += 1
+    corner_words = np.zeros(ncolors, dtype=np.uint64)
+    for bit, (come_in, _) in enumerate(corners.tolist()):
+        corner_words[mate[come_in]] |= np.uint64(1) << np.uint64(bit + kernel.CORNER_SHIFT)
+    width = side + 2
+    is_corner = np.zeros(4 * (width - 1), dtype=np.bool_)
+    is_corner[:: width - 1] = True
+    # The loop compares a piece's out color with the next one's in color, so ins are stored
+    # mated (the closing piece's out against the first one's in, too).
+    mated_edges, mated_corners = edges.copy(), corners.copy()
+    mated_edges[:, 0] = mate[edges[:, 0]]
+    mated_corners[:, 0] = mate[corners[:, 0]]
+    return (
+        mated_edges,
+        mated_corners,
+        edge_words.view(np.int64),
+        any_edge.view(np.int64),
+        corner_words.view(np.int64),
+        is_corner,
+        available,
+    )
+
+
+@dataclass
+class FrameRun(Counters):
+    """One inner search, resumable slice by slice, with the interface of
+    :class:`~asterion.solver.edge_search.Run` that the split counter reads (``advance``,
+    ``outcome``, ``count``, ``nodes``, ``kept``: arrangements as the row scan's placed pieces
+    by cell). ``prefix``: the oriented inner pieces of the first ``depth`` inner cells, to
+    search only below them; ``leaf``: list the partial insides of that depth instead."""
+
+    frame: FrameTables
+    count_limit: int
+    keep: int
+    prefix: tuple[IntArray, int] | None = None
+    leaf: int | None = None
+    cache: tuple[LongArray, npt.NDArray[np.int8]] | None = None
+    state: LongArray = field(init=False)
+
+    def __post_init__(self) -> None:
+        side, positions = self.frame.side, self.frame.positions
+        cells = side * side
+        self.count_limit = min(self.count_limit, 1 << 62)
+        self.rest = np.zeros((cells, 4), dtype=np.int64)
+        self.chosen = np.full(cells, -1, dtype=np.int32)
+        self.keyed = np.zeros(cells, dtype=np.int64)
+        self.need = np.zeros(len(self.frame.problem.mate), dtype=np.int64)
+        self.s = np.zeros(positions, dtype=np.int64)
+        self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
+        self.state[kernel.ENTERING] = 1
+        rows = self.count_limit if self.leaf is not None else self.keep
+        self.leaves = np.full((max(min(rows, 1 << 20), 1), cells), -1, dtype=np.int32)
+        self.leaf_rings = np.zeros(len(self.leaves), dtype=np.int64)
+        cache = self.cache if self.cache is not None else new_cache()
+        self.check = (
+            min(CHECK_ROWS, side - 1),
+            self.frame.bits,
+            cache[0],
+            cache[1],
+            np.arange(positions, dtype=np.int64),
+            np.zeros(positions, dtype=np.int64),
+            np.zeros(positions, dtype=np.uint64),
+            np.zeros(positions, dtype=np.int64),
+            np.zeros(positions, dtype=np.int64),
+        )
+        if self.prefix is not None:
+            self._start_below(*self.prefix)
+
+    def _start_below(self, chosen: IntArray, depth: int) -> None:
+        colors, mate, bit_of, _, _, side_pos = self.frame.inner[:6]
+        self.chosen[:depth] = chosen[:depth]
+        used = 0
+        for d in range(depth):
+            o = int(chosen[d])
+            used |= 1 << int(bit_of[o])
+            for k in range(4):
+                if side_pos[d, k] >= 0:
+                    self.need[mate[colors[o, k]]] += 1
+                    self.s[side_pos[d, k]] = mate[colors[o, k]]
+        self.state[kernel.USED] = used - (1 << 64) if used >= 1 << 63 else used
+        self.state[kernel.DEPTH] = self.state[kernel.FLOOR] = depth
+
+    def advance(self, budget: int) -> None:
+        cells = self.frame.side**2
+        kernel.frame_slice(
+            self.frame.inner,
+            self.frame.ring,
+            self.check,
+            self.rest,
+            self.chosen,
+            self.keyed,
+            self.need,
+            self.s,
+            self.state,
+            self.leaves,
+            self.leaf_rings,
+            self.count_limit,
+            cells if self.leaf is None else self.leaf,
+            budget,
+        )
+
+
+    @property
+    def prefixes(self) -> IntArray:
+        """The partial insides listed (with ``leaf``)."""
+        return self.leaves[: min(self.count, len(self.leaves))]
+
+    @cached_property
+    def kept(self) -> IntArray:
+        """The first ``keep`` arrangements found, as the row scan's placed pieces by cell."""
+        found: list[IntArray] = []
+        for row in range(int(self.state[kernel.STORED])):
+            found += whole_arrangements(self.frame, self.leaves[row], self.keep - len(found))
+        width = self.frame.side + 2
+        if not found:
+            return np.zeros((0, width * width), dtype=np.int32)
+        return np.array(found[: self.keep], dtype=np.int32)
+
+
+def new_cache(size_log: int = CACHE_SIZE_LOG) -> tuple[LongArray, npt.NDArray[np.int8]]:
+    """An empty cache of stretch answers (keys never 0)."""
+    return np.zeros(1 << size_log, dtype=np.int64), np.zeros(1 << size_log, dtype=np.int8)
+
+
+def whole_arrangements(frame: FrameTables, inside: IntArray, most: int) -> list[IntArray]:
+    """Up to ``most`` arrangements with this inside: each ring that fits it, in the order of
+    the loop's ring search, as the row scan's placed pieces by cell."""
+    side = frame.side
+    width = side + 2
+    colors, mate, _, _, _, side_pos = frame.inner[:6]
+    want = np.zeros(frame.positions, dtype=np.int64)
+    for d in range(side * side):
+        for k in range(4):
+            if side_pos[d, k] >= 0:
+                want[side_pos[d, k]] = mate[colors[inside[d], k]]
+    number = {
+        (int(p), int(t)): o
+        for o, (p, t) in enumerate(zip(frame.problem.piece, frame.problem.turns, strict=True))
+    }
+    placed = np.full(width * width, -1, dtype=np.int32)
+    for d in range(side * side):
+        piece, turns = frame.inner_pieces[inside[d]]
+        placed[(1 + d // side) * width + 1 + d % side] = number[piece, turns]
+    found: list[IntArray] = []
+    for ring in _rings(frame, want, most):
+        for position, piece in enumerate(ring):
+            r, c = ring_cell(position, width)
+            placed[r * width + c] = number[piece, _outward_turns(frame, piece, r, c)]
+        found.append(placed.copy())
+    return found
+
+
+def _rings(frame: FrameTables, want: LongArray, most: int) -> list[list[int]]:
+    """Up to ``most`` rings (pieces by position) with inward colors ``want``."""
+    edges, corners = frame.ring[0], frame.ring[1]
+    width = frame.side + 2
+    positions = frame.positions
+    found: list[list[int]] = []
+    chain: list[int] = []
+
+    def walk(position: int, out: int, used: frozenset[int]) -> None:
+        if len(found) >= most:
+            return
+        if position == positions:
+            first = chain[0]
+            if out == corners[frame.corner_pieces.index(first), 0]:
+                found.append(list(chain))
+            return
+        corner = position % (width - 1) == 0
+        if corner:
+            options = [(p, corners[b]) for b, p in enumerate(frame.corner_pieces)]
+        else:
+            options = [
+                (p, edges[b])
+                for b, p in enumerate(frame.edge_pieces)
+                if edges[b, 1] == want[position]
+            ]
+        for piece, row in options:
+            if piece in used or (position > 0 and row[0] != out):
+                continue
+            chain.append(piece)
+            walk(position + 1, int(row[-1]), used | {piece})
+            chain.pop()
+
+    walk(0, -1, frozenset())
+    return found
+
+
+def ring_cell(position: int, width: int) -> tuple[int, int]:
+    """The (row, column) of a ring position (clockwise from the north-west corner)."""
+    side = width - 1
+    if position <= side:
+        return 0, position
+    if position <= 2 * side:
+        return position - side, side
+    if position <= 3 * side:
+        return side, side - (position - 2 * side)
+    return side - (position - 3 * side), 0
+
+
+def _outward_turns(frame: FrameTables, piece: int, r: int, c: int) -> int:
+    """The turns that put the piece's border sides on the grid's border at (r, c)."""
+    width = frame.side + 2
+    outward = {k for k, on in enumerate((r == 0, c == width - 1, r == width - 1, c == 0)) if on}
+    colors = frame.problem.colors
+    for o in np.flatnonzero(frame.problem.piece == piece):
+        if {k for k in range(4) if colors[o, k] == BORDER} == outward:
+            return int(frame.problem.turns[o])
+    raise AssertionError(f"piece {piece} has no turn with its border outward at {(r, c)}")

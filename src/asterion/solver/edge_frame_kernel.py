@@ -1,0 +1,283 @@
+"""The compiled loops of counting by the frame (:mod:`asterion.solver.edge_frame`).
+
+One depth-first search over the inner cells, row by row, as an explicit stack, resumable like
+:mod:`.edge_search_kernel`'s: the fitting unused inner pieces are words of piece bits, looked up
+by the colors the cell's placed neighbours need (none, west, north, or both: the inner part's
+outer sides are free). Each side an inner piece turns to the frame fixes the inward color of one
+ring position; the inner search keeps those colors within what the edge pieces carry, checks at
+the ends of its first rows that some ring pieces can run along the fixed stretch, and at a full
+inside adds the number of whole rings with exactly those inward colors.
+
+``state`` = [depth, count, nodes, outcome, floor, entering, used word, leaves stored].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from asterion.solver.edge_search_kernel import (
+    _DE_BRUIJN,
+    _LOWEST_BIT_INDEX,
+    COUNT,
+    DEPTH,
+    EXHAUSTED,
+    LIMIT,
+    NODES,
+    OUTCOME,
+)
+from asterion.solver.numba_loops import compiled as _compiled
+
+IntArray = npt.NDArray[np.int32]
+LongArray = npt.NDArray[np.int64]
+Inner = tuple[Any, ...]
+"""(colors, mate, bit, words, by_bit, side_pos, ncolors, side): the inner pieces' oriented
+colors and piece bits, their candidate words and oriented pieces by (slot, key, bit), the ring
+position each inner cell's side faces (-1 none), the colors and the inner grid's side."""
+Ring = tuple[Any, ...]
+"""(edges, corners, edge_words, any_edge, corner_words, is_corner, available): edge pieces as
+(in, inward, out) and corners as (in, out), words of edge bits by (inward, in) and by inward,
+corner words by in, which ring positions are corners, edge pieces per inward color."""
+Check = tuple[Any, ...]
+"""(rows, bits, cache_keys, cache_values, whole, run, rest, chosen, need_in): the rows after
+which the stretch is checked, bits per color in a cache key (0: no cache), the cache, every ring
+position in order, and buffers."""
+
+__all__ = ["COUNT", "DEPTH", "NODES", "OUTCOME", "frame_slice"]
+
+FLOOR, ENTERING, USED, STORED = range(4, 8)  # after DEPTH, COUNT, NODES, OUTCOME (shared)
+STATE_SIZE = 8
+CORNER_SHIFT = 32
+"""Corner pieces' bits in a ring's used word sit above the (at most 32) edge pieces' bits."""
+
+
+@_compiled
+def _ring_walk(
+    s: LongArray,
+    run: LongArray,
+    m: int,
+    closed: bool,
+    ring: Ring,
+    rest: Any,
+    chosen: LongArray,
+    need_in: LongArray,
+    stop_at_first: bool,
+) -> int:
+    """Ring pieces along positions ``run[0..m-1]`` (clockwise), distinct, each edge piece with
+    inward color ``s[position]``, each piece's out side fitting the next one's in side; when
+    ``closed`` the last fits the first. How many ways (or 1 at the first, ``stop_at_first``)."""
+    edges, corners, edge_words, any_edge, corner_words, is_corner = ring[:6]
+    all_corners = np.uint64(0)
+    for k in range(corners.shape[0]):
+        all_corners |= np.uint64(1) << np.uint64(k + CORNER_SHIFT)
+    for k in range(m):
+        chosen[k] = -1
+    first = run[0]
+    rest[0] = all_corners if is_corner[first] else np.uint64(any_edge[s[first]])
+    used = np.uint64(0)
+    total = 0
+    first_in = 0
+    d = 0
+    while d >= 0:
+        if chosen[d] >= 0:
+            used ^= np.uint64(1) << np.uint64(chosen[d])
+            chosen[d] = -1
+        r = np.uint64(rest[d])
+        if r == 0:
+            d -= 1
+            continue
+        lowest = r & (~r + np.uint64(1))
+        rest[d] = r ^ lowest
+        bit = _LOWEST_BIT_INDEX[(lowest * _DE_BRUIJN) >> np.uint64(58)]
+        chosen[d] = bit
+        used |= lowest
+        if bit >= CORNER_SHIFT:
+            need_in[d] = corners[bit - CORNER_SHIFT, 1]
+            if d == 0:
+                first_in = corners[bit - CORNER_SHIFT, 0]
+        else:
+            need_in[d] = edges[bit, 2]
+            if d == 0:
+                first_in = edges[bit, 0]
+        if d == m - 1:
+            if not closed or need_in[d] == first_in:
+                total += 1
+                if stop_at_first:
+                    return 1
+            continue
+        d += 1
+        at = run[d]
+        if is_corner[at]:
+            rest[d] = np.uint64(corner_words[need_in[d - 1]]) & ~used
+        else:
+            rest[d] = np.uint64(edge_words[s[at], need_in[d - 1]]) & ~used
+    return total
+
+
+@_compiled
+def frame_slice(
+    inner: Inner,
+    ring: Ring,
+    check: Check,
+    rest: LongArray,
+    chosen: IntArray,
+    keyed: LongArray,
+    need: LongArray,
+    s: LongArray,
+    state: LongArray,
+    leaves: IntArray,
+    leaf_rings: LongArray,
+    count_limit: int,
+    leaf: int,
+    budget: int,
+) -> None:
+    """Run the inner search for up to ``budget`` steps, resuming from ``state``.
+
+    ``chosen[cell]`` is the oriented inner piece there (-1 none). With ``leaf`` below the number
+    of inner cells, the partial insides of that depth are listed (in ``leaves``) and counted
+    instead (the prefixes of a split). ``leaves`` keeps the first full insides with a ring, and
+    ``leaf_rings`` their numbers of rings, until those add up to ``leaves``' rows.
+    """
+    (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner
+    available = ring[6]
+    (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check
+    is_corner = ring[5]
+    mask = np.int64(cache_keys.shape[0] - 1)
+    cells = side * side
+    positions = s.shape[0]
+    width = side + 2
+    depth = state[DEPTH]
+    count = state[COUNT]
+    nodes = state[NODES]
+    floor = state[FLOOR]
+    entering = state[ENTERING] != 0
+    used = np.uint64(state[USED])
+    stored = state[STORED]
+    steps = 0
+    while steps < budget:
+        steps += 1
+        if entering:
+            kind, north, west = 0, 0, 0
+            if depth >= side:
+                kind |= 2
+                north = mate[colors[chosen[depth - side], 2]]
+            if depth % side > 0:
+                kind |= 1
+                west = mate[colors[chosen[depth - 1], 1]]
+            key = (kind * ncolors + north) * ncolors + west
+            keyed[depth] = key
+            for slot in range(4):
+                rest[depth, slot] = np.int64(np.uint64(words[slot, key]) & ~used)
+            entering = False
+        elif chosen[depth] >= 0:  # take the piece placed here off
+            o = chosen[depth]
+            used ^= np.uint64(1) << np.uint64(bit_of[o])
+            for k in range(4):
+                if side_pos[depth, k] >= 0:
+                    need[mate[colors[o, k]]] -= 1
+            chosen[depth] = -1
+        found = -1
+        slot = 0
+        while slot < 4:
+            r = np.uint64(rest[depth, slot])
+            if r == 0:
+                slot += 1
+                continue
+            lowest = r & (~r + np.uint64(1))
+            rest[depth, slot] = np.int64(r ^ lowest)
+            o = by_bit[
+                slot, keyed[depth], _LOWEST_BIT_INDEX[(lowest * _DE_BRUIJN) >> np.uint64(58)]
+            ]
+            fits = True
+            for k in range(4):  # the inward colors asked of the ring stay within its pieces
+                if side_pos[depth, k] >= 0:
+                    c = mate[colors[o, k]]
+                    need[c] += 1
+                    fits = fits and need[c] <= available[c]
+            if fits:
+                found = o
+                break
+            for k in range(4):
+                if side_pos[depth, k] >= 0:
+                    need[mate[colors[o, k]]] -= 1
+        if found < 0:
+            depth -= 1
+            if depth < floor:
+                state[OUTCOME] = EXHAUSTED
+                break
+            continue
+        chosen[depth] = found
+        used |= np.uint64(1) << np.uint64(bit_of[found])
+        nodes += 1
+        for k in range(4):
+            if side_pos[depth, k] >= 0:
+                s[side_pos[depth, k]] = mate[colors[found, k]]
+        after = depth + 1
+        row = depth // side
+        if depth % side == side - 1 and after < cells and row < rows:
+            # The stretch fixed so far: up the west side, the north-west corner, the north
+            # side, the north-east corner, down the east side. Its answer is cached by its
+            # inward colors (written out: a call with these arrays costs more than a lookup).
+            m = 0
+            for p in range(positions - (row + 1), positions):
+                run[m] = p
+                m += 1
+            for p in range(width + row + 1):
+                run[m] = p
+                m += 1
+            spec = np.int64(row + 1)
+            place = np.int64(-1)
+            answer = -1
+            if bits > 0:
+                for q in range(m):
+                    if not is_corner[run[q]]:
+                        spec = (spec << np.int64(bits)) | np.int64(s[run[q]])
+                place = ((spec * np.int64(-7046029254386353131)) >> np.int64(20)) & mask
+                for _ in range(8):
+                    if cache_keys[place] == spec:
+                        answer = int(cache_values[place])
+                        break
+                    if cache_keys[place] == 0:
+                        break
+                    place = (place + 1) & mask
+            if answer < 0:
+                answer = _ring_walk(s, run, m, False, ring, ring_rest, ring_chosen, need_in, True)
+                if place >= 0:  # an empty slot, or the last of a full probe run
+                    cache_keys[place] = spec
+                    cache_values[place] = answer
+            if answer == 0:
+                continue
+        if after == leaf and leaf < cells:  # a prefix of the split
+            if count < leaves.shape[0]:
+                for i in range(cells):
+                    leaves[count, i] = chosen[i]
+            count += 1
+            if count >= count_limit:
+                state[OUTCOME] = LIMIT
+                break
+            continue
+        if after == cells:
+            rings = _ring_walk(
+                s, whole, positions, True, ring, ring_rest, ring_chosen, need_in, False
+            )
+            if rings > 0:
+                if stored < leaves.shape[0] and count < leaves.shape[0]:
+                    for i in range(cells):
+                        leaves[stored, i] = chosen[i]
+                    leaf_rings[stored] = rings
+                    stored += 1
+                count = min(count + rings, count_limit)
+                if count >= count_limit:
+                    state[OUTCOME] = LIMIT
+                    break
+            continue
+        depth = after
+        entering = True
+    state[DEPTH] = depth
+    state[COUNT] = count
+    state[NODES] = nodes
+    state[ENTERING] = 1 if entering else 0
+    state[USED] = np.int64(used)
+    state[STORED] = stored

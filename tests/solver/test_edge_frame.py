@@ -1,0 +1,146 @@
+"""Counting by the frame (inside first, rings counted) against the exhaustive enumerations of
+test_edge_search.py and against the row scan, which those check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_edge_search import backtrack_arrangements, expected_count, mated_puzzle
+
+import asterion.solver.edge_search as edge_search
+from asterion.models.edge_puzzles import generate
+from asterion.models.edges import EdgeProblem, check_arrangement
+from asterion.solver import edge_search_parallel as parallel
+from asterion.solver.edge_frame import FrameRun, FrameTables, frame_tables, ring_cell
+from asterion.solver.edge_search import Variant, search_arrangements
+from asterion.solver.result import Status
+
+ALL = 10**9
+
+
+def frame_of(problem: EdgeProblem) -> FrameTables:
+    tables = edge_search.Run(problem, Variant(), 1, 0).tables
+    frame = frame_tables(problem, tables)
+    assert frame is not None
+    return frame
+
+
+def counted(frame: FrameTables, count_limit: int = ALL, keep: int = 0) -> FrameRun:
+    run = FrameRun(frame, count_limit, keep)
+    return edge_search.run_alone(run, deadline=float("inf"))
+
+
+SMALL = {
+    "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
+    "4x4 1/2 s6": generate(4, 4, 1, 2, seed=6),
+    "4x4 mate s9": mated_puzzle(4, 4, 2, seed=9, rotations=True),
+    "4x4 mate s4": mated_puzzle(4, 4, 1, seed=4, rotations=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_frame_count_equals_exhaustive_enumeration(name: str) -> None:
+    problem = SMALL[name]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    frame = frame_of(problem)
+    run = counted(frame, keep=expected)
+    assert run.count == expected
+    # one arrangement per class, each whole and valid (the rings built back from the colors)
+    arrangements = {edge_search._arrangement(problem, frame.problem, row) for row in run.kept}
+    assert len(arrangements) == expected
+    assert all(check_arrangement(problem, a) == [] for a in arrangements)
+
+
+@pytest.mark.parametrize(
+    "size,frame_colors,inner_colors,seed",
+    [
+        (5, 3, 4, 0),
+        (5, 2, 3, 1),
+        (5, 3, 4, 2),
+        (6, 3, 5, 0),
+        (6, 3, 5, 2),
+    ],
+)
+def test_frame_count_equals_the_row_scan(
+    size: int, frame_colors: int, inner_colors: int, seed: int
+) -> None:
+    problem = generate(size, size, frame_colors, inner_colors, seed=seed)
+    scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
+    assert scan.complete
+    assert counted(frame_of(problem)).count == scan.count > 0
+
+
+def test_kept_arrangements_are_valid_distinct_and_include_the_first() -> None:
+    problem = generate(5, 5, 3, 4, seed=2)
+    run = counted(frame_of(problem), keep=6)
+    tables = frame_of(problem).problem
+    arrangements = [edge_search._arrangement(problem, tables, row) for row in run.kept]
+    assert len(arrangements) == 6 and len(set(arrangements)) == 6
+    assert all(check_arrangement(problem, a) == [] for a in arrangements)
+
+
+def test_count_limit_stops_at_the_limit() -> None:
+    problem = generate(5, 5, 3, 4, seed=2)  # 256 classes
+    run = counted(frame_of(problem), count_limit=10, keep=3)
+    assert run.count == 10 and run.outcome == edge_search.LIMIT
+    assert len(run.kept) == 3
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_search_counts_by_the_frame_when_asked_for_the_fastest_way(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1)  # split even this small search
+    problem = generate(5, 5, 3, 4, seed=2)
+    fast = search_arrangements(problem, count_limit=ALL, keep=4, variant=None, threads=threads)
+    scan = search_arrangements(problem, count_limit=ALL, keep=4, threads=threads)
+    assert fast.notes[0].startswith("by the frame") and "subtrees" in fast.notes[0]
+    assert (fast.status, fast.complete, fast.count) == (Status.OPTIMAL, True, scan.count)
+    assert all(check_arrangement(problem, a) == [] for a in fast.solutions)
+    limited = search_arrangements(problem, count_limit=7, variant=None, threads=threads)
+    assert (limited.count, limited.complete) == (7, False)
+
+
+def test_split_by_frame_is_the_same_on_one_thread_or_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1)
+    problem = generate(6, 6, 3, 5, seed=2)
+    one, two = (
+        search_arrangements(problem, count_limit=ALL, keep=3, variant=None, threads=t)
+        for t in (1, 2)
+    )
+    assert (one.count, one.solutions, one.nodes) == (two.count, two.solutions, two.nodes)
+    assert one.count == 144  # the row scan's count (test above, docs/benchmarks.md)
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        generate(4, 4, 2, 3, seed=0, rotations=False),  # no turns to break
+        generate(4, 5, 2, 3, seed=0),  # not square
+        generate(3, 3, 2, 2, seed=0),  # an inside of one cell: nothing to gain
+        generate(4, 4, 1, 1, seed=0),  # every inner piece alike under turns
+        EdgeProblem(((0, 1, 0, 1),) + ((1, 1, 1, 1),) * 15, 4, 4, True),  # not frame pieces
+    ],
+)
+def test_frame_tables_decline_other_shapes(problem: EdgeProblem) -> None:
+    tables = edge_search.Run(problem, Variant(), 1, 0).tables
+    assert frame_tables(problem, tables) is None
+
+
+def test_ring_positions_go_clockwise_from_the_north_west_corner() -> None:
+    cells = [ring_cell(p, 4) for p in range(12)]
+    assert cells == [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (1, 3),
+        (2, 3),
+        (3, 3),
+        (3, 2),
+        (3, 1),
+        (3, 0),
+        (2, 0),
+        (1, 0),
+    ]
+    assert len(set(cells)) == 12 and np.all(np.array(cells) >= 0)
