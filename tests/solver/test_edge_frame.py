@@ -32,7 +32,7 @@ def counted(frame: FrameTables, count_limit: int = ALL, keep: int = 0) -> FrameR
 
 SMALL = {
     "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
-    "4x4 1/2 s6": generate(4, 4, 1, 2, seed=6),
+    "4x4 2/3 s2": generate(4, 4, 2, 3, seed=2),
     "4x4 mate s9": mated_puzzle(4, 4, 2, seed=9, rotations=True),
     "4x4 mate s4": mated_puzzle(4, 4, 1, seed=4, rotations=True),
 }
