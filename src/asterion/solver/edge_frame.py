@@ -295,7 +295,6 @@ class FrameRun(Counters):
             budget,
         )
 
-
     @property
     def prefixes(self) -> IntArray:
         """The partial insides listed (with ``leaf``)."""

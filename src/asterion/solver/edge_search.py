@@ -601,48 +601,18 @@ class Run(Counters):
 
     def advance(self, budget: int) -> None:
         t = self.tables
+        # the memo's arrays and the placed pieces, in both loops' order
+        memo = (self.memo_at, t.front, t.bits, self.memo, self.stamp, self.entry, self.placed)
         if self.small and t.words is not None:
             kernel.search_words(
-                t.loop_tables(),
-                t.words,
-                t.forbid,
-                self.memo_at,
-                t.front,
-                t.bits,
-                self.memo,
-                self.stamp,
-                self.entry,
-                self.placed,
-                self.rest,
-                self.chosen,
-                self.state,
-                self.kept,
-                self.count_limit,
-                self.leaf,
-                budget,
-            )
+                t.loop_tables(), t.words, t.forbid, *memo, self.rest, self.chosen, self.state,
+                self.kept, self.count_limit, self.leaf, budget,
+            )  # fmt: skip
             return
         kernel.search_slice(
-            t.loop_tables(),
-            t.forbid,
-            self.small,
-            self.memo_at,
-            t.front,
-            t.bits,
-            self.memo,
-            self.stamp,
-            self.entry,
-            self.placed,
-            self.used,
-            self.cursor,
-            self.seg_end,
-            self.state,
-            self.kept,
-            self.count_limit,
-            self.leaf,
-            budget,
-        )
-
+            t.loop_tables(), t.forbid, self.small, *memo, self.used, self.cursor, self.seg_end,
+            self.state, self.kept, self.count_limit, self.leaf, budget,
+        )  # fmt: skip
 
 
 _NO_MEMO = np.zeros((1, 4), dtype=np.int64)
