@@ -86,6 +86,17 @@ def memo_slot(memo: LongArray, used: int, key: int, stamp: int) -> int:
 
 
 @_compiled
+def memo_usable(memo: LongArray, used: int, key: int, stamp: int, kept_all: bool) -> int:
+    """The count stored under (used, key), if it may stand for the subtree now, else -1: a
+    zero always, a positive count once the caller keeps no more arrangements."""
+    slot = memo_slot(memo, used, key, stamp)
+    if slot < 0 or memo[slot, 3] != stamp or memo[slot, 1] != key:
+        return -1
+    stored: int = memo[slot, 2]
+    return stored if stored == 0 or kept_all else -1
+
+
+@_compiled
 def search_slice(
     tables: LoopTables,
     forbid: LongArray,
@@ -137,10 +148,9 @@ def search_slice(
         if cursor[depth] < 0:  # entering: first the memo, then look the fitting pieces up
             if memo_at[depth]:
                 front_key = memo_key(depth, colors, placed, front, bits)
-                slot = memo_slot(memo, mask, front_key, stamp)
-                known = slot >= 0 and memo[slot, 3] == stamp and memo[slot, 1] == front_key
-                if known and (memo[slot, 2] == 0 or count >= keep):
-                    count = min(count + memo[slot, 2], count_limit)
+                below = memo_usable(memo, mask, front_key, stamp, count >= keep)
+                if below >= 0:
+                    count = min(count + below, count_limit)
                     steps += 1
                     depth -= 1
                     if count >= count_limit:
@@ -432,10 +442,9 @@ def search_words(
             continue
         if memo_at[after]:
             front_key = memo_key(after, colors, placed, front, bits)
-            slot = memo_slot(memo, int(np.int64(mask)), front_key, stamp)
-            known = slot >= 0 and memo[slot, 3] == stamp and memo[slot, 1] == front_key
-            if known and (memo[slot, 2] == 0 or count >= keep):
-                count = min(count + memo[slot, 2], count_limit)
+            below = memo_usable(memo, int(np.int64(mask)), front_key, stamp, count >= keep)
+            if below >= 0:
+                count = min(count + below, count_limit)
                 if count >= count_limit:
                     state[OUTCOME] = LIMIT
                     break
