@@ -9,7 +9,7 @@ from test_edge_search import backtrack_arrangements, expected_count, mated_puzzl
 
 import asterion.solver.edge_search as edge_search
 from asterion.models.edge_puzzles import generate
-from asterion.models.edges import EdgeProblem, check_arrangement
+from asterion.models.edges import BORDER, EdgeProblem, check_arrangement
 from asterion.solver import edge_search_parallel as parallel
 from asterion.solver.edge_frame import FrameRun, FrameTables, frame_tables, ring_cell
 from asterion.solver.edge_search import Variant, search_arrangements
@@ -68,6 +68,22 @@ def test_frame_count_equals_the_row_scan(
     scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
     assert scan.complete
     assert counted(frame_of(problem)).count == scan.count > 0
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_any_order_of_the_inner_pieces_counts_the_same(name: str) -> None:
+    # The frame restarts shuffle the inner pieces' order (and so which one is held at turn
+    # 0): every order must count each class once, as the enumeration says.
+    problem = SMALL[name]
+    expected = expected_count(problem, backtrack_arrangements(problem))
+    inner = [i for i, piece in enumerate(problem.pieces) if BORDER not in piece]
+    tables = frame_of(problem).problem
+    for seed in range(3):
+        order = [int(i) for i in np.random.default_rng(seed).permutation(len(inner))]
+        frame = frame_tables(problem, tables, order)
+        assert frame is not None
+        assert frame.inner_pieces[0][0] == inner[order[0]]  # tried first
+        assert counted(frame).count == expected
 
 
 def test_kept_arrangements_are_valid_distinct_and_include_the_first() -> None:

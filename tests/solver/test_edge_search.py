@@ -34,6 +34,7 @@ from asterion.models.edges import (
     normalize_turns,
     turn,
 )
+from asterion.solver import edge_search_parallel as parallel
 from asterion.solver.edge_search import ORDERS, Variant, race_variants, search_arrangements
 from asterion.solver.result import Status
 
@@ -432,13 +433,21 @@ def test_biased_shuffle_puts_rare_pieces_first_when_the_bias_dominates(
         assert (ranks[:-1] >= ranks[1:]).all()
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_restarts_find_valid_arrangements_the_same_way_twice(seed: int) -> None:
-    # Also on one thread and on two: restart k is the same computation on either.
+@pytest.mark.parametrize(
+    "seed,frame_only", [(seed, False) for seed in range(4)] + [(seed, True) for seed in range(3)]
+)
+def test_restarts_find_valid_arrangements_the_same_way_twice(
+    monkeypatch: pytest.MonkeyPatch, seed: int, frame_only: bool
+) -> None:
+    # Also on one thread and on two: restart k is the same computation on either. Frame only
+    # (every restart after the first): the answer is a whole arrangement, inside and ring.
+    if frame_only:
+        monkeypatch.setattr(parallel, "FRAME_SHARE", 1.0)
     problem = generate(6, 6, 3, 5, seed=seed)
     first = search_arrangements(problem, threads=2)
     again = search_arrangements(problem, threads=1)
     assert "restart" in first.notes[0]
+    assert first.notes[0].startswith("by the frame") or not frame_only
     assert (first.status, first.count, first.complete) == (Status.OPTIMAL, 1, False)
     assert not check_arrangement(problem, first.solutions[0])
     assert (first.solutions, first.nodes, first.notes[:2]) == (
@@ -446,6 +455,33 @@ def test_restarts_find_valid_arrangements_the_same_way_twice(seed: int) -> None:
         again.nodes,
         again.notes[:2],
     )
+
+
+@pytest.mark.parametrize("share", [0.0, 0.25, 0.5, 0.75])
+def test_restart_plan_gives_the_frame_its_share_of_the_work(
+    monkeypatch: pytest.MonkeyPatch, share: float
+) -> None:
+    monkeypatch.setattr(parallel, "FRAME_SHARE", share)
+    problem = generate(6, 6, 3, 5, seed=0)
+    restarts = parallel.Restarts()
+    restarts._frame = parallel.frame_tables(
+        problem, edge_search.Run(problem, Variant(), 1, 0).tables
+    )
+    for _ in range(20000):
+        restarts._take()
+    plan = restarts._plan
+    scan_work, frame_work = restarts._work
+    assert frame_work / (scan_work + frame_work) == pytest.approx(share, abs=0.03)
+    for by_frame in (False, True):  # each method's restarts numbered 1, 2, ... in turn
+        numbers = [j for kind, j in plan if kind == by_frame]
+        assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_no_frame_restarts_where_the_frame_does_not_apply() -> None:
+    problem = generate(6, 5, 3, 5, seed=0)  # not square
+    result = search_arrangements(problem, threads=1)
+    assert result.status is Status.OPTIMAL and "restart" in result.notes[0]
+    assert not result.notes[0].startswith("by the frame")
 
 
 def test_restarts_do_not_touch_counting() -> None:
@@ -462,6 +498,8 @@ def test_restarts_still_prove_infeasible(
     # A restart that searches its whole space proves it; cut off every time (base 1), the
     # uncapped race after the restarts' share of the time limit proves it.
     monkeypatch.setattr(edge_search, "RESTART_BASE", restart_base)
+    if restart_base == 1:  # and no frame restarts (a long one could prove it in time)
+        monkeypatch.setattr(parallel, "FRAME_SHARE", 0.0)
     problem = generate(4, 4, 2, 3, seed=1)
     pieces = list(problem.pieces)
     centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)

@@ -25,6 +25,7 @@ It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose piec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -95,8 +96,14 @@ def _intrinsic(piece: tuple[int, int, int, int]) -> tuple[int, int, int]:
     return piece[(b + 3) % 4], -1, piece[(b + 2) % 4]
 
 
-def frame_tables(problem: EdgeProblem, tables: Tables) -> FrameTables | None:
-    """The loop's tables, or None when the puzzle is not of the shape this method needs."""
+def frame_tables(
+    problem: EdgeProblem, tables: Tables, order: Sequence[int] | None = None
+) -> FrameTables | None:
+    """The loop's tables, or None when the puzzle is not of the shape this method needs.
+
+    ``order``: the inner pieces' order of trial (a permutation of 0 .. (n-2)^2 - 1 over the
+    inner pieces as the problem lists them; by default that order). The piece held at turn 0
+    is the first in it whose four turns differ."""
     width = problem.width
     kinds = _kinds(problem)
     if not problem.rotations or problem.height != width or width < 4 or kinds is None:
@@ -105,6 +112,8 @@ def frame_tables(problem: EdgeProblem, tables: Tables) -> FrameTables | None:
     side = width - 2
     if (len(corners), len(edges), len(inner)) != (4, 4 * side, side * side):
         return None
+    if order is not None:
+        inner = [inner[i] for i in order]
     mate = tables.mate
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:

@@ -774,7 +774,7 @@ def search_arrangements(
     if racing and winner not in runs:
         how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
     thread_cpu = restarts.thread_cpu
-    if isinstance(winner, parallel.Tally):
+    if isinstance(winner, parallel.Tally) and not racing:
         how = f" (split into {winner.tasks} subtrees on {threads} threads)"
         if variant is None:
             how = " chosen by estimated tree size" + how
@@ -785,7 +785,8 @@ def search_arrangements(
         thread_cpu = winner.thread_cpu
     method = f"variant={winner.variant}"
     if isinstance(winner, parallel.Tally) and winner.method == "frame":
-        method = "by the frame: insides searched, rings counted"
+        method = "by the frame: insides searched, rings " + ("fitted" if racing else "counted")
+        how = how.replace("candidates shuffled", "inner pieces shuffled")
     notes: tuple[str, ...] = (
         method + how,
         "numba" if HAVE_NUMBA else "pure Python (numba missing)",

@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from asterion.models.edges import EdgeProblem
+from asterion.models.edges import BORDER, EdgeProblem
 from asterion.solver import edge_search as search
 from asterion.solver.edge_frame import FrameRun, FrameTables, frame_tables, new_cache
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
@@ -279,11 +279,30 @@ class _Board:
 # Randomized restarts
 
 
+FRAME_RESTART_BASE = 1 << 21
+"""Inner placements of a frame restart at Luby value 1 (7x7 3/6 seeds 0-19, one thread:
+2^20, 2^21 and 2^22 gave medians of 0.19, 0.13 and 0.23 s to a first arrangement)."""
+FRAME_RESTART_BIAS = 3.0
+"""The frame restarts' bias towards inner pieces of rare colors (as :data:`RESTART_BIAS`;
+7x7 3/6 seeds 0-19 at 2^21: 16 of 20 under 0.5 s at 3.0, 12 unbiased)."""
+FRAME_PLACEMENT_COST = 1.6
+"""The time of an inner placement of the frame search, in steps of the row scan (7x7 3/6:
+some 18 and 28 million a second on one thread)."""
+FRAME_SHARE = 0.5
+"""The share of the restarts' work given to the frame's where it applies (the rest to the
+row scan's): each method has puzzles that the other takes ten times longer on."""
+
+
 class Restarts:
     """Randomized restarts for a first arrangement (Gomes, Selman and Kautz): restart k runs
     the raced variants in turn with shuffled candidate lists for ``luby(k) * RESTART_BASE``
     steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail.
-    The shuffles favour pieces of rare colors (:func:`~asterion.solver.edge_search.rarity`)."""
+    The shuffles favour pieces of rare colors (:func:`~asterion.solver.edge_search.rarity`).
+
+    Where the frame method (:mod:`.edge_frame`) applies, every other restart is one of its
+    inner searches instead, its inner pieces in a shuffled order, stopped at the first inside
+    that a ring fits: the two methods' slow puzzles are not the same ones (benchmarks).
+    """
 
     def __init__(self, threads: int = 1) -> None:
         self.threads = threads
@@ -291,18 +310,24 @@ class Restarts:
         self.nodes = 0  # placements made by those
         self._lock = threading.Lock()
         self._next = 0
-        self._finished: dict[int, search.Run] = {}
+        self._finished: dict[int, search.Slices] = {}
         self._nodes: dict[int, int] = {}
         self.thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
         self._rarity = np.zeros(0)  # the pieces' rarity, set by run()
+        self._frame: FrameTables | None = None  # set by run() where the frame method applies
+        self._plan: list[tuple[bool, int]] = []  # restart k is (by the frame?, its number j)
+        self._work = [0.0, 0.0]  # the planned budgets so far, in scan steps: scan, frame
+        self._planned = [0, 0]  # the restarts planned so far: scan, frame
 
     def run(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
-    ) -> search.Run | None:
+    ) -> search.Run | Tally | None:
         """The run that finished (found one, or searched its whole space: each run is
         complete, only its order of trial differs), or None when the clock passes ``until``
-        (the caller then races ``runs`` without cutoff)."""
+        (the caller then races ``runs`` without cutoff). A frame restart's answer is a
+        :class:`Tally` of method "frame"."""
         self._rarity = search.rarity(problem)
+        self._frame = frame_tables(problem, runs[0].tables)
 
         def work() -> None:
             while time.perf_counter() < until and (k := self._take()) is not None:
@@ -316,7 +341,23 @@ class Restarts:
         winner = min(self._finished, default=None)
         self.done = self._next if winner is None else winner
         self.nodes = sum(nodes for k, nodes in self._nodes.items() if k <= self.done)
-        return None if winner is None else self._finished[winner]
+        if winner is None:
+            return None
+        found = self._finished[winner]
+        if isinstance(found, FrameRun):
+            tables = found.frame.problem
+            kept = found.kept
+            return Tally(
+                search.Variant(),
+                tables,
+                found.count,
+                found.outcome,
+                found.nodes,
+                kept,
+                method="frame",
+            )
+        assert isinstance(found, search.Run)
+        return found
 
     def _take(self) -> int | None:
         """The next restart's number, or None once a lower one has finished."""
@@ -324,7 +365,21 @@ class Restarts:
             if self._finished:  # every restart below it was handed out already
                 return None
             self._next += 1
+            self._plan_restart()
             return self._next
+
+    def _plan_restart(self) -> None:
+        """Decide what the next restart is: the method whose planned work is the further
+        below its share (by budgets, not clocks: the same plan on any machine)."""
+        scan_work, frame_work = self._work
+        frame = self._frame is not None and frame_work * (1 - FRAME_SHARE) < scan_work * FRAME_SHARE
+        self._planned[frame] += 1
+        j = self._planned[frame]
+        self._plan.append((frame, j))
+        if frame:
+            self._work[1] += search.luby(j) * FRAME_RESTART_BASE * FRAME_PLACEMENT_COST
+        else:
+            self._work[0] += search.luby(j) * search.RESTART_BASE
 
     def _beaten(self, k: int) -> bool:
         with self._lock:
@@ -332,14 +387,36 @@ class Restarts:
 
     def _restart(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, k: int, until: float
-    ) -> search.Run:
-        base = runs[(k - 1) % len(runs)]
-        tables = search.shuffled(base.tables, search.RESTART_SEED + k, self._rarity)
-        run = search.Run(problem, base.variant, 1, keep, tables)
-        left = search.luby(k) * search.RESTART_BASE
+    ) -> search.Slices:
+        run: search.Slices
+        with self._lock:
+            by_frame, j = self._plan[k - 1]
+        if by_frame and self._frame is not None:
+            run, left = self._frame_restart(problem, self._frame, keep, j)
+        else:
+            run, left = self._scan_restart(problem, runs, keep, j)
         while left > 0 and run.outcome == RUNNING and time.perf_counter() < until:
             if self._beaten(k):  # a lower restart answered: this one cannot matter
                 break
             run.advance(min(left, search.RACE_SLICE))
             left -= search.RACE_SLICE
         return run
+
+    def _scan_restart(
+        self, problem: EdgeProblem, runs: list[search.Run], keep: int, j: int
+    ) -> tuple[search.Run, int]:
+        base = runs[(j - 1) % len(runs)]
+        tables = search.shuffled(base.tables, search.RESTART_SEED + j, self._rarity)
+        run = search.Run(problem, base.variant, 1, keep, tables)
+        return run, search.luby(j) * search.RESTART_BASE
+
+    def _frame_restart(
+        self, problem: EdgeProblem, frame: FrameTables, keep: int, j: int
+    ) -> tuple[FrameRun, int]:
+        inner = [i for i, piece in enumerate(problem.pieces) if BORDER not in piece]
+        rng = np.random.default_rng(search.RESTART_SEED + j)
+        draw = rng.random(len(inner)) - FRAME_RESTART_BIAS * self._rarity[inner]
+        order = [int(i) for i in np.argsort(draw, kind="stable")]
+        tables = frame_tables(problem, frame.problem, order)
+        assert tables is not None  # the same puzzle as the frame's
+        return FrameRun(tables, 1, keep), search.luby(j) * FRAME_RESTART_BASE
