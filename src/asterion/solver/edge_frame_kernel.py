@@ -156,16 +156,22 @@ def frame_slice(
     used = np.uint64(state[USED])
     stored = state[STORED]
     steps = 0
+    mated = np.empty_like(colors)  # each side's mate (one lookup where two would be)
+    for o in range(colors.shape[0]):
+        for k in range(4):
+            mated[o, k] = mate[colors[o, k]]
+    row_of = np.arange(cells) // side  # (a division per placement costs more than a lookup)
+    column = np.arange(cells) % side
     while steps < budget:
         steps += 1
         if entering:
             kind, north, west = 0, 0, 0
             if depth >= side:
                 kind |= 2
-                north = mate[colors[chosen[depth - side], 2]]
-            if depth % side > 0:
+                north = mated[chosen[depth - side], 2]
+            if column[depth] > 0:
                 kind |= 1
-                west = mate[colors[chosen[depth - 1], 1]]
+                west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
             keyed[depth] = key
             for slot in range(4):
@@ -176,7 +182,7 @@ def frame_slice(
             used ^= np.uint64(1) << np.uint64(bit_of[o])
             for k in range(4):
                 if side_pos[depth, k] >= 0:
-                    need[mate[colors[o, k]]] -= 1
+                    need[mated[o, k]] -= 1
             chosen[depth] = -1
         found = -1
         slot = 0
@@ -193,7 +199,7 @@ def frame_slice(
             fits = True
             for k in range(4):  # the inward colors asked of the ring stay within its pieces
                 if side_pos[depth, k] >= 0:
-                    c = mate[colors[o, k]]
+                    c = mated[o, k]
                     need[c] += 1
                     fits = fits and need[c] <= available[c]
             if fits:
@@ -201,7 +207,7 @@ def frame_slice(
                 break
             for k in range(4):
                 if side_pos[depth, k] >= 0:
-                    need[mate[colors[o, k]]] -= 1
+                    need[mated[o, k]] -= 1
         if found < 0:
             depth -= 1
             if depth < floor:
@@ -213,10 +219,10 @@ def frame_slice(
         nodes += 1
         for k in range(4):
             if side_pos[depth, k] >= 0:
-                s[side_pos[depth, k]] = mate[colors[found, k]]
+                s[side_pos[depth, k]] = mated[found, k]
         after = depth + 1
-        row = depth // side
-        if depth % side == side - 1 and after < cells and row < rows:
+        row = row_of[depth]
+        if column[depth] == side - 1 and after < cells and row < rows:
             # The stretch fixed so far: up the west side, the north-west corner, the north
             # side, the north-east corner, down the east side. Its answer is cached by its
             # inward colors (written out: a call with these arrays costs more than a lookup).
