@@ -11,7 +11,13 @@ import asterion.solver.edge_search as edge_search
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import BORDER, EdgeProblem, check_arrangement
 from asterion.solver import edge_search_parallel as parallel
-from asterion.solver.edge_frame import FrameRun, FrameTables, frame_tables, ring_cell
+from asterion.solver.edge_frame import (
+    FrameRun,
+    FrameTables,
+    frame_tables,
+    ring_cell,
+    turn_orbit,
+)
 from asterion.solver.edge_search import Variant, search_arrangements
 from asterion.solver.result import Status
 
@@ -134,13 +140,21 @@ def test_split_by_frame_is_the_same_on_one_thread_or_two(monkeypatch: pytest.Mon
         generate(4, 4, 2, 3, seed=0, rotations=False),  # no turns to break
         generate(4, 5, 2, 3, seed=0),  # not square
         generate(3, 3, 2, 2, seed=0),  # an inside of one cell: nothing to gain
-        generate(4, 4, 1, 1, seed=0),  # every inner piece alike under turns
         EdgeProblem(((0, 1, 0, 1),) + ((1, 1, 1, 1),) * 15, 4, 4, True),  # not frame pieces
     ],
 )
 def test_frame_tables_decline_other_shapes(problem: EdgeProblem) -> None:
     tables = edge_search.Run(problem, Variant(), 1, 0).tables
     assert frame_tables(problem, tables) is None
+
+
+@pytest.mark.parametrize("side", range(2, 9))
+def test_turn_orbit_is_four_cells_a_quarter_turn_moves_round(side: int) -> None:
+    orbit = turn_orbit(side)
+    assert len(set(orbit)) == 4 and orbit == sorted(orbit)
+    cells = {divmod(cell, side) for cell in orbit}
+    turned = {(c, side - 1 - r) for r, c in cells}  # a quarter turn clockwise
+    assert turned == cells
 
 
 def test_ring_positions_go_clockwise_from_the_north_west_corner() -> None:

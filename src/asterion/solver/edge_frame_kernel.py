@@ -33,9 +33,10 @@ from asterion.solver.numba_loops import compiled as _compiled
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 Inner = tuple[Any, ...]
-"""(colors, mate, bit, words, by_bit, side_pos, ncolors, side): the inner pieces' oriented
-colors and piece bits, their candidate words and oriented pieces by (slot, key, bit), the ring
-position each inner cell's side faces (-1 none), the colors and the inner grid's side."""
+"""(colors, mate, bit, words, by_bit, side_pos, ncolors, side, anchors): the inner pieces'
+oriented colors and piece bits, their candidate words and oriented pieces by (slot, key, bit),
+the ring position each inner cell's side faces (-1 none), the colors, the inner grid's side,
+and per cell the one whose piece bit it must exceed (-1 none: the turn orbit's rule)."""
 Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available): edge pieces as
 (in, inward, out) and corners as (in, out), words of edge bits by (inward, in) and by inward,
@@ -140,7 +141,7 @@ def frame_slice(
     instead (the prefixes of a split). ``leaves`` keeps the first full insides with a ring, and
     ``leaf_rings`` their numbers of rings, until those add up to ``leaves``' rows.
     """
-    (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner
+    (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side, anchors) = inner
     available = ring[6]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check
     is_corner = ring[5]
@@ -174,8 +175,13 @@ def frame_slice(
                 west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
             keyed[depth] = key
+            allowed = ~used
+            if anchors[depth] >= 0:  # an orbit cell: only pieces numbered above its first
+                allowed &= ~(
+                    (np.uint64(2) << np.uint64(bit_of[chosen[anchors[depth]]])) - np.uint64(1)
+                )
             for slot in range(4):
-                rest[depth, slot] = np.int64(np.uint64(words[slot, key]) & ~used)
+                rest[depth, slot] = np.int64(np.uint64(words[slot, key]) & allowed)
             entering = False
         elif chosen[depth] >= 0:  # take the piece placed here off
             o = chosen[depth]
