@@ -25,10 +25,12 @@ and the first to finish answers: their times to a first arrangement differ by or
 magnitude on one puzzle. Before that race, a first arrangement is sought by randomized
 restarts (:class:`.edge_search_parallel.Restarts`): short runs of the same variants with each
 candidate list in a seeded random order biased towards pieces of rare colors (:func:`rarity`),
-cut off after a Luby sequence of step budgets; a
+cut off after a Luby sequence of step budgets (on square Eternity II-family puzzles, half
+of the work goes to restarts of the frame method's inner search, :mod:`.edge_frame`); a
 restart that finishes answers (a found arrangement, or a whole space searched: no
 arrangement). Counting runs one variant over the whole space, split into the subtrees below
-its first few placements, with a memo of subtree counts at the start of each row.
+its first few placements, with a memo of subtree counts at the start of each row (or, asked
+for the fastest way, counts by the frame where that applies).
 
 Both run on several threads (:mod:`.edge_search_parallel`) with the answer of one thread: the
 restarts are numbered and the lowest that finishes answers; the subtrees are fixed tasks whose

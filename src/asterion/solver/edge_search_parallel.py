@@ -299,9 +299,10 @@ class Restarts:
     steps. Times to a first arrangement are heavy-tailed; short shuffled runs cut the tail.
     The shuffles favour pieces of rare colors (:func:`~asterion.solver.edge_search.rarity`).
 
-    Where the frame method (:mod:`.edge_frame`) applies, every other restart is one of its
-    inner searches instead, its inner pieces in a shuffled order, stopped at the first inside
-    that a ring fits: the two methods' slow puzzles are not the same ones (benchmarks).
+    Where the frame method (:mod:`.edge_frame`) applies, some restarts are its inner search
+    instead (its inner pieces in a shuffled order, stopped at the first inside that a ring
+    fits), planned so that each method gets its share of the work (:data:`FRAME_SHARE`): the
+    two methods' slow puzzles are not the same ones (benchmarks).
     """
 
     def __init__(self, threads: int = 1) -> None:
@@ -344,18 +345,9 @@ class Restarts:
         if winner is None:
             return None
         found = self._finished[winner]
-        if isinstance(found, FrameRun):
-            tables = found.frame.problem
-            kept = found.kept
-            return Tally(
-                search.Variant(),
-                tables,
-                found.count,
-                found.outcome,
-                found.nodes,
-                kept,
-                method="frame",
-            )
+        if isinstance(found, FrameRun):  # its arrangements are numbered by the scan's tables
+            answer = (found.count, found.outcome, found.nodes, found.kept)
+            return Tally(search.Variant(), found.frame.problem, *answer, method="frame")
         assert isinstance(found, search.Run)
         return found
 
