@@ -19,10 +19,13 @@ Whole-picture turns: a quarter turn of the picture moves the pieces of four inne
 one another (an *orbit*, :func:`turn_orbit`); of the four turns of an arrangement exactly one
 has the lowest numbered of those four pieces in the orbit's first cell searched, and only that
 one is searched (the pieces are distinct, so no arrangement is its own turn). The later orbit
-cells take only pieces numbered above it, a mask on their candidate words. Holding one piece
-at turn 0 instead spares only the part of the tree where that piece is placed (about half of
-it in the 7x7 rows that cost most); the orbit spares three quarters of everything below its
-last cell (benchmarks).
+cells take only pieces numbered above it, a mask on their candidate words. An odd inside has a
+centre cell, which every turn keeps: a piece there whose four turns differ is held at turn 0,
+which decides earlier than the orbit's last cell, and the orbit rule is left to the centre
+pieces like their turns (:func:`_turn_rule`). Holding one given piece at turn 0 instead
+spares only the part of the tree where that piece is placed (about half of it in the 7x7 rows
+that cost most); these rules spare three quarters of everything below the cell that decides
+(benchmarks).
 
 It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose pieces are exactly
 4 corner, 4(n-2) edge and (n-2)^2 inner pieces (:func:`frame_tables` says None otherwise).
@@ -39,7 +42,7 @@ import numpy.typing as npt
 
 from asterion.models.edges import BORDER, EdgeProblem, orientations, turn
 from asterion.solver import edge_frame_kernel as kernel
-from asterion.solver.edge_search import Counters, Tables
+from asterion.solver.edge_search import Counters, Tables, signed_word
 from asterion.solver.edge_search_kernel import SMALL_PIECES
 
 IntArray = npt.NDArray[np.int32]
@@ -126,7 +129,9 @@ def frame_tables(
     oriented = [(i, k) for i in inner for k in orientations(problem.pieces[i], True)]
     colors = np.array([turn(problem.pieces[i], k) for i, k in oriented], dtype=np.int64)
     bit_of = np.array([inner.index(i) for i, _ in oriented], dtype=np.int64)
-    words, by_bit = _inner_words(colors, bit_of, ncolors)
+    asymmetric = [len(orientations(problem.pieces[i], True)) == 4 for i in inner]
+    at_centre = np.array([k == 0 or not asymmetric[inner.index(i)] for i, k in oriented])
+    words, by_bit = _inner_words(colors, bit_of, ncolors, at_centre)
     inner_tables = (
         colors,
         mate.astype(np.int64),
@@ -136,7 +141,8 @@ def frame_tables(
         _side_positions(side),
         ncolors,
         side,
-        _orbit_anchors(side),
+        *_turn_rule(side),
+        signed_word(sum(1 << bit for bit, alike in enumerate(asymmetric) if not alike)),
     )
     frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
     ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
@@ -154,17 +160,23 @@ def frame_tables(
     )
 
 
-def _inner_words(colors: LongArray, bit_of: LongArray, ncolors: int) -> tuple[LongArray, IntArray]:
+def _inner_words(
+    colors: LongArray, bit_of: LongArray, ncolors: int, at_centre: npt.NDArray[np.bool_]
+) -> tuple[LongArray, IntArray]:
     """Candidate words of the inner pieces by key (what is known of the cell: nothing, its
-    west color, its north color, or both), up to four oriented pieces per piece and key."""
-    nkeys = 4 * ncolors * ncolors
+    west color, its north color, or both; kind 4: both, at the centre cell, where only the
+    oriented pieces ``at_centre`` go), up to four oriented pieces per piece and key."""
+    nkeys = 5 * ncolors * ncolors
     words = np.zeros((4, nkeys), dtype=np.uint64)
     by_bit = np.full((4, nkeys, SMALL_PIECES), -1, dtype=np.int32)
     for o, (north, _, _, west) in enumerate(colors.tolist()):
         bit = int(bit_of[o])
-        for kind in range(4):
-            key = (kind * ncolors + (north if kind & 2 else 0)) * ncolors + (
-                west if kind & 1 else 0
+        for kind in range(5):
+            if kind == 4 and not at_centre[o]:
+                continue
+            known = 3 if kind == 4 else kind  # the centre knows both
+            key = (kind * ncolors + (north if known & 2 else 0)) * ncolors + (
+                west if known & 1 else 0
             )
             slot = int(np.count_nonzero(by_bit[:, key, bit] >= 0))
             by_bit[slot, key, bit] = o
@@ -191,12 +203,25 @@ def turn_orbit(side: int) -> list[int]:
     return sorted(min(orbits))  # the latest cell first, then the one before it...
 
 
-def _orbit_anchors(side: int) -> LongArray:
-    """Per inner cell, the cell whose piece it must be numbered above (-1 for none)."""
+def _turn_rule(side: int) -> tuple[int, LongArray, LongArray]:
+    """How the loop keeps one turn of each arrangement: the centre cell (-1: an even side has
+    none), per inner cell the orbit cell whose piece it must be numbered above (-1: none), and
+    the orbit cells searched before the centre, its first one first.
+
+    An even side: the orbit rule alone. An odd one: a centre piece unlike its turns is held at
+    turn 0 (decided at the centre, before the orbit's last cell), and the orbit rule holds
+    only when the centre piece is like one of its turns: the orbit cells after the centre are
+    masked then, and those before it are checked at the centre (a piece like its turns goes
+    there only if they are in order). Either way one turn of each class, as the centre cell,
+    and so its piece, is the same in all four.
+    """
+    orbit = turn_orbit(side)
+    centre = (side * side) // 2 if side % 2 else -1
     anchors = np.full(side * side, -1, dtype=np.int64)
-    first, *later = turn_orbit(side)
-    anchors[later] = first
-    return anchors
+    later = [cell for cell in orbit[1:] if cell > centre]
+    anchors[later] = orbit[0]
+    early = [cell for cell in orbit if cell < centre] if centre >= 0 else []
+    return centre, anchors, np.array(early, dtype=np.int64)
 
 
 def _side_positions(side: int) -> LongArray:
@@ -307,7 +332,7 @@ class FrameRun(Counters):
                 if side_pos[d, k] >= 0:
                     self.need[mate[colors[o, k]]] += 1
                     self.s[side_pos[d, k]] = mate[colors[o, k]]
-        self.state[kernel.USED] = used - (1 << 64) if used >= 1 << 63 else used
+        self.state[kernel.USED] = signed_word(used)
         self.state[kernel.DEPTH] = self.state[kernel.FLOOR] = depth
 
     def advance(self, budget: int) -> None:

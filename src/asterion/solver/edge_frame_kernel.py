@@ -141,7 +141,8 @@ def frame_slice(
     instead (the prefixes of a split). ``leaves`` keeps the first full insides with a ring, and
     ``leaf_rings`` their numbers of rings, until those add up to ``leaves``' rows.
     """
-    (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side, anchors) = inner
+    (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
+    (centre, anchors, early, alike) = inner[8:]
     available = ring[6]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check
     is_corner = ring[5]
@@ -174,12 +175,18 @@ def frame_slice(
                 kind |= 1
                 west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
-            keyed[depth] = key
             allowed = ~used
-            if anchors[depth] >= 0:  # an orbit cell: only pieces numbered above its first
+            if depth == centre:  # pieces unlike their turns at turn 0 only (kind 4)
+                key += ncolors * ncolors
+                for e in range(1, early.shape[0]):  # the others only if the orbit is in order
+                    if bit_of[chosen[early[e]]] < bit_of[chosen[early[0]]]:
+                        allowed &= ~np.uint64(alike)
+            elif anchors[depth] >= 0 and (centre < 0 or (alike >> bit_of[chosen[centre]]) & 1):
+                # an orbit cell under the orbit rule: only pieces numbered above its first
                 allowed &= ~(
                     (np.uint64(2) << np.uint64(bit_of[chosen[anchors[depth]]])) - np.uint64(1)
                 )
+            keyed[depth] = key
             for slot in range(4):
                 rest[depth, slot] = np.int64(np.uint64(words[slot, key]) & allowed)
             entering = False

@@ -445,10 +445,10 @@ def _forbidden(pinned: int, banned: int, bit: IntArray) -> int:
         word = ((1 << 64) - 1) ^ (1 << int(bit[pinned]))
     elif banned >= 0:
         word = 1 << int(bit[banned])
-    return _signed(word)
+    return signed_word(word)
 
 
-def _signed(word: int) -> int:
+def signed_word(word: int) -> int:
     """A 64-bit word as numpy's int64 holds it."""
     return word - (1 << 64) if word >= 1 << 63 else word
 
@@ -598,7 +598,7 @@ class Run(Counters):
         pieces = self.tables.piece[placed[placed >= 0]]
         self.used[pieces] = 1
         word = sum(1 << int(self.tables.bit[p]) for p in pieces) if self.small else 0
-        self.state[kernel.USED] = _signed(word)
+        self.state[kernel.USED] = signed_word(word)
         self.state[kernel.DEPTH] = self.state[kernel.FLOOR] = depth
 
     def advance(self, budget: int) -> None:
