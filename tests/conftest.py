@@ -1,0 +1,21 @@
+"""Shared test setup."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from asterion.solver import stellar_solo_flow
+
+
+@pytest.fixture(autouse=True)
+def _no_compile_thread_left_running() -> Iterator[None]:
+    """Let a test that started the flow search's background numba compile (``asterion demo``,
+    a Stellar solve) finish it before the next test begins. On a fresh machine the compile
+    takes seconds, and while it ran beside the next tests' in-process CLI runs, two of those
+    lost their captured output (CliRunner: "I/O operation on closed file")."""
+    yield
+    thread = stellar_solo_flow._compiling
+    if thread is not None and thread.is_alive():
+        thread.join(stellar_solo_flow.COMPILE_WAIT)
