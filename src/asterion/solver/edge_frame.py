@@ -27,6 +27,14 @@ spares only the part of the tree where that piece is placed (about half of it in
 that cost most); these rules spare three quarters of everything below the cell that decides
 (benchmarks).
 
+The sieve (:class:`Sieve`): most tops of an inside (its first rows filled) have no way to
+fill the rest with the pieces left, and the search learns it only by trying. The ways to fill
+the last rows (*bottoms*) are fewer than the tops, and they are tops too: turned a half turn,
+a bottom is the first rows of a turned inside, of the same puzzle. So they are listed by the
+same loop, without the turn rule, into a table of bits keyed by their pieces and the colors
+their first row shows north; a top is searched below only if the pieces it leaves and the
+colors it shows south make a key whose bit is set (:mod:`.edge_search_parallel` decides when).
+
 It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose pieces are exactly
 4 corner, 4(n-2) edge and (n-2)^2 inner pieces (:func:`frame_tables` says None otherwise).
 """
@@ -34,7 +42,7 @@ It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose piec
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -54,6 +62,9 @@ many (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157 checking
 only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
 CACHE_SIZE_LOG = 22
 """Cached stretch answers per run (9 bytes each)."""
+SIEVE_LOG = 32
+"""Bits in a sieve (512 MiB): 7x7 3/6 seed 1 has 2.2 x 10^8 bottoms, which set 4.4 % of them
+(the share of tops whose bottoms are not there that pass all the same)."""
 MAX_COLORS = 32
 MAX_EDGE_PIECES = 32
 
@@ -74,6 +85,44 @@ class FrameTables:
     @property
     def positions(self) -> int:
         return 4 * (self.side + 1)
+
+
+@dataclass(frozen=True)
+class Sieve:
+    """The bottoms of a puzzle's insides: one bit set for the key (:func:`kernel.sieve_key`:
+    its pieces and the colors its top row shows north) of every way of filling the last
+    ``rows`` rows of the inside that the inward colors the ring can take do not rule out.
+
+    An inside's search goes below its top rows only if the bit of their key (the pieces left
+    and the colors the top asks for) is set: no false "no" (every bottom set its bit), and a
+    false "yes" (another key's bit) costs only the search it would have spared. The bottoms
+    are listed as tops (turned a half turn they are the first rows of a turned inside, the
+    same puzzle), so by the very loop that searches tops."""
+
+    bits: npt.NDArray[np.uint64]
+    log: int
+    rows: int
+
+    def probing(self, side: int) -> kernel.Sieve:
+        """The loop's sieve to test the bits below the top rows."""
+        return (self.bits, self.log, (side - self.rows) * side, False)
+
+    def filling(self) -> kernel.Sieve:
+        """The loop's sieve to set the bits of the bottoms listed."""
+        return (self.bits, self.log, -1, True)
+
+
+NO_SIEVE: kernel.Sieve = (np.zeros(1, dtype=np.uint64), 0, -1, False)
+
+
+def bottom_rows(side: int) -> int:
+    """The rows of a sieve's bottoms: half the inside's, rounded down."""
+    return side // 2
+
+
+def new_sieve(side: int, log: int = SIEVE_LOG) -> Sieve:
+    """An empty sieve (``2**log`` bits) for the bottoms of an inside of this side."""
+    return Sieve(np.zeros(1 << (log - 6), dtype=np.uint64), log, bottom_rows(side))
 
 
 def _kinds(problem: EdgeProblem) -> tuple[list[int], list[int], list[int]] | None:
@@ -224,6 +273,14 @@ def _turn_rule(side: int) -> tuple[int, LongArray, LongArray]:
     return centre, anchors, np.array(early, dtype=np.int64)
 
 
+def without_turn_rule(frame: FrameTables) -> FrameTables:
+    """The same tables searching every turn of every arrangement (to list bottoms: the turn
+    rule keeps only some of the ways to fill an inside's first rows)."""
+    cells = frame.side**2
+    free = (-1, np.full(cells, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0)
+    return replace(frame, inner=frame.inner[:8] + free)
+
+
 def _side_positions(side: int) -> LongArray:
     """For each inner cell (row by row) and side (N, E, S, W), the ring position it faces, -1
     for none. Ring positions run clockwise from the north-west corner (0)."""
@@ -282,7 +339,8 @@ class FrameRun(Counters):
     :class:`~asterion.solver.edge_search.Run` that the split counter reads (``advance``,
     ``outcome``, ``count``, ``nodes``, ``kept``: arrangements as the row scan's placed pieces
     by cell). ``prefix``: the oriented inner pieces of the first ``depth`` inner cells, to
-    search only below them; ``leaf``: list the partial insides of that depth instead."""
+    search only below them; ``leaf``: list the partial insides of that depth instead (or set
+    their bits in a filling ``sieve``); a probing ``sieve`` prunes tops without bottoms."""
 
     frame: FrameTables
     count_limit: int
@@ -290,6 +348,7 @@ class FrameRun(Counters):
     prefix: tuple[IntArray, int] | None = None
     leaf: int | None = None
     cache: tuple[LongArray, npt.NDArray[np.int8]] | None = None
+    sieve: kernel.Sieve = NO_SIEVE
     state: LongArray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -303,7 +362,8 @@ class FrameRun(Counters):
         self.s = np.zeros(positions, dtype=np.int64)
         self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         self.state[kernel.ENTERING] = 1
-        rows = self.count_limit if self.leaf is not None else self.keep
+        filling = self.sieve[3]
+        rows = self.count_limit if self.leaf is not None and not filling else self.keep
         self.leaves = np.full((max(min(rows, 1 << 20), 1), cells), -1, dtype=np.int32)
         self.leaf_rings = np.zeros(len(self.leaves), dtype=np.int64)
         cache = self.cache if self.cache is not None else new_cache()
@@ -352,6 +412,7 @@ class FrameRun(Counters):
             self.count_limit,
             cells if self.leaf is None else self.leaf,
             budget,
+            self.sieve,
         )
 
     @property

@@ -8,6 +8,10 @@ ring position; the inner search keeps those colors within what the edge pieces c
 the ends of its first rows that some ring pieces can run along the fixed stretch, and at a full
 inside adds the number of whole rings with exactly those inward colors.
 
+A *sieve* (:func:`sieve_key`) prunes the insides' top rows whose bottom rows cannot be had:
+listing bottoms (``fill``) sets the bit of each one's key, and with ``probe_at`` the search of
+an inside goes below that depth only if the bit of the key its top asks for is set.
+
 ``state`` = [depth, count, nodes, outcome, floor, entering, used word, leaves stored].
 """
 
@@ -41,12 +45,15 @@ Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available): edge pieces as
 (in, inward, out) and corners as (in, out), words of edge bits by (inward, in) and by inward,
 corner words by in, which ring positions are corners, edge pieces per inward color."""
+Sieve = tuple[Any, int, int, bool]
+"""(bits, log2 of their number, probe depth or -1, fill): the sieve's words of bits, and
+whether a listing sets bits (fill) or an inside's search tests them at ``probe depth``."""
 Check = tuple[Any, ...]
 """(rows, bits, cache_keys, cache_values, whole, run, rest, chosen, need_in): the rows after
 which the stretch is checked, bits per color in a cache key (0: no cache), the cache, every ring
 position in order, and buffers."""
 
-__all__ = ["COUNT", "DEPTH", "NODES", "OUTCOME", "frame_slice"]
+__all__ = ["COUNT", "DEPTH", "NODES", "OUTCOME", "frame_slice", "sieve_key"]
 
 FLOOR, ENTERING, USED, STORED = range(4, 8)  # after DEPTH, COUNT, NODES, OUTCOME (shared)
 STATE_SIZE = 8
@@ -118,6 +125,24 @@ def _ring_walk(
 
 
 @_compiled
+def sieve_key(
+    pieces: np.uint64, chosen: IntArray, table: LongArray, cell: int, step: int, side: int, log: int
+) -> np.uint64:
+    """The sieve bit (below ``2**log``) of a set of inner pieces and a row of colors: side S
+    (``table[o, 2]``) of the pieces in cells ``cell``, ``cell + step``, ... (``side`` cells).
+
+    A top asks, of the row below it, for its pieces' mated south colors left to right
+    (``mated``, step 1); a bottom, listed turned a half turn as a top, offers the same
+    colors as its pieces' own south colors right to left (``colors``, step -1)."""
+    h = np.uint64(pieces) * np.uint64(0x9E3779B97F4A7C15)
+    for _ in range(side):
+        h = (h ^ np.uint64(table[chosen[cell], 2] + 1)) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+        cell += step
+    return (h * np.uint64(0x94D049BB133111EB)) >> np.uint64(64 - log)
+
+
+@_compiled
 def frame_slice(
     inner: Inner,
     ring: Ring,
@@ -133,19 +158,25 @@ def frame_slice(
     count_limit: int,
     leaf: int,
     budget: int,
+    sieve: Sieve,
 ) -> None:
     """Run the inner search for up to ``budget`` steps, resuming from ``state``.
 
     ``chosen[cell]`` is the oriented inner piece there (-1 none). With ``leaf`` below the number
     of inner cells, the partial insides of that depth are listed (in ``leaves``) and counted
-    instead (the prefixes of a split). ``leaves`` keeps the first full insides with a ring, and
-    ``leaf_rings`` their numbers of rings, until those add up to ``leaves``' rows.
+    instead (the prefixes of a split), or with the sieve's fill on, their bits set in it.
+    ``leaves`` keeps the first full insides with a ring, and ``leaf_rings`` their numbers of
+    rings, until those add up to ``leaves``' rows.
     """
     (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
     (centre, anchors, early, alike) = inner[8:]
     available = ring[6]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check
     is_corner = ring[5]
+    (sieve_bits, sieve_log, probe_at, fill) = sieve
+    every_piece = np.uint64(0)
+    for o in range(colors.shape[0]):
+        every_piece |= np.uint64(1) << np.uint64(bit_of[o])
     mask = np.int64(cache_keys.shape[0] - 1)
     cells = side * side
     positions = s.shape[0]
@@ -235,6 +266,11 @@ def frame_slice(
                 s[side_pos[depth, k]] = mated[found, k]
         after = depth + 1
         row = row_of[depth]
+        if after == probe_at:  # the rows below need the pieces left, with these colors
+            # (tested first: the stretch's answer is often not cached, and the bit is rarely set)
+            h = sieve_key(every_piece ^ used, chosen, mated, after - side, 1, side, sieve_log)
+            if (sieve_bits[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1) == 0:
+                continue
         if column[depth] == side - 1 and after < cells and row < rows:
             # The stretch fixed so far: up the west side, the north-west corner, the north
             # side, the north-east corner, down the east side. Its answer is cached by its
@@ -268,6 +304,11 @@ def frame_slice(
                     cache_values[place] = answer
             if answer == 0:
                 continue
+        if after == leaf and fill:  # a bottom (turned): its pieces and its row's colors
+            h = sieve_key(used, chosen, colors, after - 1, -1, side, sieve_log)
+            sieve_bits[h >> np.uint64(6)] |= np.uint64(1) << (h & np.uint64(63))
+            count += 1
+            continue
         if after == leaf and leaf < cells:  # a prefix of the split
             if count < leaves.shape[0]:
                 for i in range(cells):
