@@ -239,6 +239,15 @@ def test_sieved_count_equals_the_row_scan_with_fewer_placements(
     assert tally.nodes - listing < plain.nodes  # the bottoms' listing aside
 
 
+def test_a_count_done_within_the_first_try_lists_no_bottoms() -> None:
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))  # 256 classes
+    quick = parallel.count_by_frame(frame, ALL, 3, float("inf"), 2, 0, range(2, 9), 10**9)
+    assert (quick.count, quick.outcome, quick.tasks) == (256, edge_search.EXHAUSTED, 0)
+    assert np.array_equal(quick.kept, unsieved(frame).kept)
+    limited = parallel.count_by_frame(frame, 10, 3, float("inf"), 2, 0, range(2, 9), 10**9)
+    assert (limited.count, limited.outcome, len(limited.kept)) == (10, edge_search.LIMIT, 3)
+
+
 def test_sieve_is_the_same_on_one_thread_or_two() -> None:
     frame = frame_of(generate(6, 6, 3, 5, seed=2))
     (one, one_nodes), (two, two_nodes) = (
@@ -254,6 +263,16 @@ def test_a_sieve_cut_short_by_the_deadline_is_not_used() -> None:
     frame = frame_of(generate(6, 6, 3, 5, seed=2))
     sieve, _ = parallel.fill_sieve(frame, 2, deadline=0.0, log=20)
     assert sieve is None
+
+
+def test_no_room_for_a_sieve_counts_unsieved(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_room(side: int, log: int) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(parallel, "new_sieve", no_room)
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))
+    assert parallel.fill_sieve(frame, 2, float("inf"), 20)[0] is None
+    assert sieved(frame).count == 256
 
 
 def test_bottoms_are_listed_without_the_turn_rule() -> None:

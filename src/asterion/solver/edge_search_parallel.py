@@ -266,7 +266,10 @@ def fill_sieve(
             done[0] += listed[0]
             done[1] += listed[1]
 
-    _on_threads(min(threads, FILL_THREADS), work)
+    try:
+        _on_threads(min(threads, FILL_THREADS), work)
+    except MemoryError:  # no room for the sieves: counted unsieved
+        return None, done[1]
     if done[0] < len(prefixes):
         return None, done[1]
     merged = sieves[0]
