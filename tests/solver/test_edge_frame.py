@@ -3,6 +3,8 @@ test_edge_search.py and against the row scan, which those check."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from test_edge_search import backtrack_arrangements, expected_count, mated_puzzle
@@ -197,13 +199,16 @@ def test_ring_positions_go_clockwise_from_the_north_west_corner() -> None:
 
 def sieved(frame: FrameTables, keep: int = 3, threads: int = 2) -> parallel.Tally:
     """Counted by the frame, sieved whatever the inside's side, from the start."""
-    return parallel.count_by_frame(
-        frame, ALL, keep, float("inf"), threads, 0, range(2, 9), sieve_after=0, sieve_log=20
-    )
+    return parallel.count_by_frame(frame, ALL, keep, float("inf"), threads, 0, ALWAYS)
+
+
+ALWAYS = parallel.Sieving(sides=range(2, 9), min_limit=1, after=0, log=20)
 
 
 def unsieved(frame: FrameTables, keep: int = 3) -> parallel.Tally:
-    return parallel.count_by_frame(frame, ALL, keep, float("inf"), 2, 0, range(0))
+    return parallel.count_by_frame(
+        frame, ALL, keep, float("inf"), 2, 0, parallel.Sieving(sides=range(0))
+    )
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -241,11 +246,23 @@ def test_sieved_count_equals_the_row_scan_with_fewer_placements(
 
 def test_a_count_done_within_the_first_try_lists_no_bottoms() -> None:
     frame = frame_of(generate(5, 5, 3, 4, seed=2))  # 256 classes
-    quick = parallel.count_by_frame(frame, ALL, 3, float("inf"), 2, 0, range(2, 9), 10**9)
+    patient = replace(ALWAYS, after=10**9)
+    quick = parallel.count_by_frame(frame, ALL, 3, float("inf"), 2, 0, patient)
     assert (quick.count, quick.outcome, quick.tasks) == (256, edge_search.EXHAUSTED, 0)
     assert np.array_equal(quick.kept, unsieved(frame).kept)
-    limited = parallel.count_by_frame(frame, 10, 3, float("inf"), 2, 0, range(2, 9), 10**9)
+    limited = parallel.count_by_frame(frame, 10, 3, float("inf"), 2, 0, patient)
     assert (limited.count, limited.outcome, len(limited.kept)) == (10, edge_search.LIMIT, 3)
+
+
+def test_counts_to_a_small_limit_are_not_sieved(monkeypatch: pytest.MonkeyPatch) -> None:
+    def listed(*args: object) -> None:
+        raise AssertionError("bottoms listed for a count to a small limit")
+
+    monkeypatch.setattr(parallel, "fill_sieve", listed)
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))
+    rule = replace(ALWAYS, min_limit=100)
+    tally = parallel.count_by_frame(frame, 99, 3, float("inf"), 2, 0, rule)
+    assert (tally.count, tally.outcome) == (99, edge_search.LIMIT)
 
 
 def test_sieve_is_the_same_on_one_thread_or_two() -> None:

@@ -54,15 +54,30 @@ searches (uniqueness proofs of puzzles) are not worth a split."""
 MAX_PREFIXES = 4096
 """A depth with more placements than this is not listed (the shallower one is split).
 """
-SIEVE_SIDES = range(5, 6)
-"""Insides whose counts by the frame are sieved (:class:`~.edge_frame.Sieve`): the 5 x 5 of
-7 x 7 puzzles. 7x7 3/6 seed 1, a random 2,000 of its 344,511 subtrees below depth 4, one
-thread: 1.61 x 10^8 placements and 8.0 s unsieved, 6.1 x 10^7 and 3.9 s sieved (the
-bottoms listed in 75 s). Smaller insides count in well under a second unsieved; the two-row
-bottoms of a 6 x 6 inside are too many (some 10^10 for 8x8 3/8)."""
-SIEVE_AFTER = 1 << 26
-"""Placements of a whole count tried before a sieve is filled (some 3 s): a count that
-stops at a small limit (a uniqueness proof that finds two) is done before."""
+
+
+@dataclass(frozen=True)
+class Sieving:
+    """When a count by the frame is sieved (:class:`~.edge_frame.Sieve`), and how."""
+
+    sides: range = range(5, 6)
+    """Insides sieved: the 5 x 5 of 7 x 7 puzzles. 7x7 3/6 seed 1, a random 2,000 of its
+    344,511 subtrees below depth 4, one thread: 1.61 x 10^8 placements and 8.0 s unsieved,
+    6.1 x 10^7 and 3.9 s sieved. Smaller insides count in well under a second unsieved; the
+    two-row bottoms of a 6 x 6 inside are too many (some 10^10 for 8x8 3/8)."""
+    min_limit: int = 1 << 16
+    """Counts stopped below this many arrangements are not sieved: listing the bottoms takes
+    17, 35 and 100 s on 7x7 3/6 seeds 0-2 (2 threads), and counting to 1,000 unsieved 14, 25
+    and 7 s."""
+    after: int = 1 << 26
+    """Placements of the whole count tried on one thread before the bottoms are listed (some
+    3 s): a count that ends soon does not pay for the listing."""
+    log: int = SIEVE_LOG
+    """The sieve's size (``2**log`` bits)."""
+
+
+SIEVING = Sieving()
+
 FILL_THREADS = 2
 """Threads listing bottoms at most (each fills a sieve of its own, 512 MiB)."""
 
@@ -187,32 +202,29 @@ def count_by_frame(
     deadline: float,
     threads: int,
     nodes: int,
-    sieve_sides: range = SIEVE_SIDES,
-    sieve_after: int = SIEVE_AFTER,
-    sieve_log: int = SIEVE_LOG,
+    sieving: Sieving = SIEVING,
 ) -> Tally:
     """:func:`count_split` by the frame (:mod:`.edge_frame`): the tasks are partial insides.
 
-    For insides of ``sieve_sides``, the count is first tried whole on one thread for
-    ``sieve_after`` placements; if that does not finish, the bottoms are listed into a sieve
-    (:func:`fill_sieve`, of ``2**sieve_log`` bits) and the tasks' tops are pruned by it. The
-    sieve changes what is searched, not what is found: the same count and kept arrangements,
-    in the same order, fewer placements."""
+    Where ``sieving`` says so, the count is first tried whole on one thread for a while; if
+    that does not finish, the bottoms are listed into a sieve (:func:`fill_sieve`) and the
+    tasks' tops are pruned by it. The sieve changes what is searched, not what is found: the
+    same count and kept arrangements, in the same order, fewer placements."""
     variant = search.Variant()
     sieve = NO_SIEVE
-    if frame.side in sieve_sides:
+    if frame.side in sieving.sides and count_limit >= sieving.min_limit:
         whole = FrameRun(frame, count_limit, keep)
-        while whole.outcome == RUNNING and whole.nodes < sieve_after:
+        while whole.outcome == RUNNING and whole.nodes < sieving.after:
             if time.perf_counter() >= deadline:
                 break
-            whole.advance(min(1 << 22, sieve_after))
+            whole.advance(min(1 << 22, sieving.after))
         if whole.outcome != RUNNING:
             kept = whole.kept[: min(whole.count, keep)]
             nodes += whole.nodes
             return Tally(
                 variant, frame.problem, whole.count, whole.outcome, nodes, kept, method="frame"
             )
-        filled, fill_nodes = fill_sieve(frame, threads, deadline, sieve_log)
+        filled, fill_nodes = fill_sieve(frame, threads, deadline, sieving.log)
         nodes += whole.nodes + fill_nodes
         if filled is not None:
             sieve = filled.probing(frame.side)
