@@ -9,6 +9,8 @@ that do not depend on how the threads were scheduled:
   arrangements are each task's first ones, in prefix order: the serial search's first ones.
   Each task has a memo of its own, so the number of placements is the same on any number
   of threads too (the puzzle grades of :mod:`asterion.puzzles.nacht` are placements).
+  Whole counts of 7x7 puzzles by the frame first list the insides' bottoms into a sieve
+  (:func:`fill_sieve`, one table per thread, merged: the same bits on any number).
 * *Randomized restarts* (:class:`Restarts`): restart k is one fixed computation (its variant,
   its shuffle seed, its step budget), whichever thread runs it. The threads take restarts
   1, 2, ... in turn; the answer is the lowest-numbered restart that finishes, settled once
