@@ -39,6 +39,13 @@ def counted(frame: FrameTables, count_limit: int = ALL, keep: int = 0) -> FrameR
     return edge_search.run_alone(run, deadline=float("inf"))
 
 
+def row_scan_count(problem: EdgeProblem) -> int:
+    """Every arrangement counted by the row scan (which the enumerations check), whole."""
+    scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
+    assert scan.complete
+    return scan.count
+
+
 SMALL = {
     "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
     "4x4 2/3 s2": generate(4, 4, 2, 3, seed=2),
@@ -74,9 +81,7 @@ def test_frame_count_equals_the_row_scan(
     size: int, frame_colors: int, inner_colors: int, seed: int
 ) -> None:
     problem = generate(size, size, frame_colors, inner_colors, seed=seed)
-    scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
-    assert scan.complete
-    assert counted(frame_of(problem)).count == scan.count > 0
+    assert counted(frame_of(problem)).count == row_scan_count(problem) > 0
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -104,9 +109,7 @@ def test_centre_pieces_like_their_turns_fall_back_on_the_orbit(seed: int) -> Non
     frame = frame_of(problem)
     assert frame.inner[8] == 4  # the centre cell
     assert bin(frame.inner[11]).count("1") == 2  # two pieces like their turns
-    scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
-    assert scan.complete
-    assert counted(frame).count == scan.count > 0
+    assert counted(frame).count == row_scan_count(problem) > 0
 
 
 def test_kept_arrangements_are_valid_distinct_and_include_the_first() -> None:
@@ -233,11 +236,9 @@ def test_sieved_count_equals_the_row_scan_with_fewer_placements(
     # turned, bottoms listed with the turn rule (counts fall short of the row scan's), and no
     # bit tested (placements not fewer).
     problem = generate(size, size, frame_colors, inner_colors, seed=seed)
-    scan = search_arrangements(problem, count_limit=ALL, threads=1, time_limit=120)
-    assert scan.complete
     frame = frame_of(problem)
     plain, tally = unsieved(frame), sieved(frame)
-    assert tally.count == plain.count == scan.count > 0
+    assert tally.count == plain.count == row_scan_count(problem) > 0
     assert tally.outcome == edge_search.EXHAUSTED
     assert np.array_equal(tally.kept, plain.kept)  # the same first arrangements, in order
     listing = parallel.fill_sieve(frame, 2, float("inf"), 20)[1]
