@@ -51,11 +51,19 @@ def test_solve_json_grid_passes_an_independent_recheck(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("engine", ["cp-sat", "search"])
-def test_alike_pieces_count_six_classes(tmp_path: Path, engine: str) -> None:
+@pytest.mark.parametrize("limit", ["100", str(10**18)])
+def test_alike_pieces_count_six_classes(tmp_path: Path, engine: str, limit: str) -> None:
     path = write(tmp_path, ALIKE, "alike.txt")
-    code, out, _ = run("nacht", "solve", path, "--json", "--count-limit", "100", "--engine", engine)
+    code, out, _ = run("nacht", "solve", path, "--json", "--count-limit", limit, "--engine", engine)
     assert code == 0
     assert json.loads(out)["solutions"] == 24 // 4
+
+
+def test_count_limit_beyond_the_maximum_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, ALIKE, "alike.txt")
+    code, _, err = run("nacht", "solve", path, "--count-limit", str(10**18 + 1))
+    assert code == 2
+    assert "--count-limit" in err
 
 
 def test_verify_reports_interchangeable_pieces_and_exits_1(tmp_path: Path) -> None:

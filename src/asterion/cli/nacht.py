@@ -47,9 +47,12 @@ TilesetArg = Annotated[
         metavar="TILESET", help="A tile set: JSON (asterion.tileset/1) or edge-matching text."
     ),
 ]
+MAX_COUNT_LIMIT = 10**18
+"""Counts are kept in 64-bit words; a limit of 10^18 is as good as none (only the first
+arrangement is kept, so a large limit costs no memory; the time limit bounds the work)."""
 CountOpt = Annotated[
     int,
-    typer.Option("--count-limit", min=1, max=1_000_000, help="Count arrangements up to N."),
+    typer.Option("--count-limit", min=1, max=MAX_COUNT_LIMIT, help="Count arrangements up to N."),
 ]
 TimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
 EngineOpt = Annotated[
