@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 from clirun import run, write
+from rich.console import Console
 
+from asterion.models.edge_puzzles import generate
 from asterion.models.edges import EdgeProblem, Placement, check_arrangement
 from asterion.models.nacht import edge_problem
 from asterion.models.nacht_files import default_tileset, load_tileset
+from asterion.solver.nacht_solve import run_engine
 
 # A 2x2 puzzle worked by hand: the solved grid is
 #   (0,1,2,0) (0,0,3,1)
@@ -183,3 +187,27 @@ def _shipped_path() -> Path:
     from importlib import resources
 
     return Path(str(resources.files("asterion.data").joinpath("nacht_sky.json")))
+
+
+def test_a_long_count_reports_its_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asterion.cli._common as common
+
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=screen, force_terminal=True, width=100))
+    with common.progress_bar("counting") as progress:
+        progress(3, 10, "listing bottoms")
+    last = screen.getvalue().split("\r")[-2]  # the bar's final state, before it is cleared
+    assert "listing bottoms" in last and "3/10" in last
+
+
+def test_solve_tells_the_search_s_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 6x6 set is counted by subtrees (the frame's); each finished one is told of, the last
+    # with done == total.
+    calls: list[tuple[int, int, str]] = []
+    problem = generate(6, 6, 3, 5, seed=2)
+    result = run_engine(
+        problem, "search", count_limit=10**9, progress=lambda *call: calls.append(call)
+    )
+    assert result.complete and calls
+    done, total, _ = calls[-1]
+    assert done == total > 1

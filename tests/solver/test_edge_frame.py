@@ -305,3 +305,18 @@ def test_bottoms_are_listed_without_the_turn_rule() -> None:
         for f in (frame, free)
     )
     assert every > ruled > 0
+
+
+def test_progress_tells_of_the_listing_then_every_subtree_in_turn() -> None:
+    frame = frame_of(generate(6, 6, 3, 5, seed=2))
+    calls: list[tuple[int, int, str]] = []
+    tally = parallel.count_by_frame(
+        frame, ALL, 0, float("inf"), 2, 0, ALWAYS, lambda *call: calls.append(call)
+    )
+    stages = [stage for _, _, stage in calls]
+    listing = stages.count(parallel.LISTING)
+    assert listing > 0 and stages[:listing] == [parallel.LISTING] * listing
+    counting = calls[listing:]
+    assert [done for done, _, _ in counting] == list(range(1, tally.tasks + 1))
+    assert {(total, stage) for _, total, stage in counting} == {(tally.tasks, parallel.COUNTING)}
+    assert [done for done, _, _ in calls[:listing]] == list(range(1, listing + 1))

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -73,12 +73,22 @@ def save_svg(path: Path | None, svg: Callable[[], str], *, quiet: bool) -> None:
         console.print(f"picture: {path}")
 
 
+class ProgressCallback(Protocol):
+    """What :func:`progress_bar` yields: ``stage`` (optional) replaces the bar's label."""
+
+    def __call__(self, done: int, total: int, stage: str | None = None) -> None: ...
+
+
+def _silent(done: int, total: int, stage: str | None = None) -> None:
+    """A progress callback that shows nothing."""
+
+
 @contextmanager
-def progress_bar(description: str, *, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
-    """A ``progress(done, total)`` callback: a bar with rate and ETA on a terminal, silent in
-    a pipe or with ``quiet`` (e.g. ``--json``)."""
+def progress_bar(description: str, *, quiet: bool = False) -> Iterator[ProgressCallback]:
+    """A ``progress(done, total[, stage])`` callback: a bar with rate and ETA on a terminal,
+    silent in a pipe or with ``quiet`` (e.g. ``--json``)."""
     if quiet or not console.is_terminal:
-        yield lambda done, total: None
+        yield _silent
         return
     columns = (
         TextColumn("{task.description}"),
@@ -89,7 +99,11 @@ def progress_bar(description: str, *, quiet: bool = False) -> Iterator[Callable[
     )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(description, total=None)
-        yield lambda done, total: progress.update(task, completed=done, total=total)
+
+        def update(done: int, total: int, stage: str | None = None) -> None:
+            progress.update(task, completed=done, total=total, description=stage or description)
+
+        yield update
 
 
 def finish(code: int) -> None:

@@ -17,6 +17,7 @@ from asterion.cli._common import (
     console,
     finish,
     print_json,
+    progress_bar,
     reports_input_errors,
     save_svg,
 )
@@ -183,15 +184,17 @@ def solve(
     """
     _check_engine(engine)
     tileset = load_tileset(tileset_file)
-    solved = solve_tileset(
-        tileset,
-        engine=engine,
-        count_limit=count_limit,
-        keep=1,
-        time_limit=time_limit,
-        seed=seed,
-        rotations=rotations,
-    )
+    with progress_bar("counting", quiet=json_out or count_limit == 1) as progress:
+        solved = solve_tileset(
+            tileset,
+            engine=engine,
+            count_limit=count_limit,
+            keep=1,
+            time_limit=time_limit,
+            seed=seed,
+            rotations=rotations,
+            progress=progress,
+        )
     result = solved.result
     first = result.solutions[0] if result.solutions else None
     if first is not None:

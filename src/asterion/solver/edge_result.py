@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asterion.models.edges import Arrangement
 from asterion.solver.result import Status
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, stage)``: a long count's progress, called as the subtrees of a
+split count (or the tasks of a stage before it, such as listing a sieve's bottoms) finish,
+from whichever thread finished one."""
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ from asterion.models.edges import (
     turn,
 )
 from asterion.solver import edge_search_kernel as kernel
-from asterion.solver.edge_result import EdgeSearchResult, edge_status
+from asterion.solver.edge_result import EdgeSearchResult, Progress, edge_status
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
 from asterion.solver.numba_loops import HAVE_NUMBA
 from asterion.solver.result import Status
@@ -693,6 +693,7 @@ def search_arrangements(
     race: bool | None = None,
     variant: Variant | None = Variant(),
     threads: int | None = None,
+    progress: Progress | None = None,
 ) -> EdgeSearchResult:
     """Find and count the arrangements of an edge-matching problem by exact search.
 
@@ -723,6 +724,9 @@ def search_arrangements(
         Threads to search on (None: the cores this process may use, up to 8). Counting splits
         the search into subtrees, restarts are shared out; the count, the status and the
         kept arrangements do not depend on the threads (only ``nodes`` may, when counting).
+    progress : callable or None
+        ``progress(done, total, stage)`` as a split count's subtrees finish (a long count's
+        progress bar; called from the searching threads).
 
     :raises ValueError: on a piece count other than width x height, a grid outside the
         limits, a bad mate table, a count limit below 1, no threads or an unknown order.
@@ -760,7 +764,9 @@ def search_arrangements(
         winner = winner or _race(runs, deadline)
         nodes = restarts.nodes + sum(run.nodes for run in runs)
     else:
-        winner = parallel.count_split(problem, variant, count_limit, keep, deadline, threads)
+        winner = parallel.count_split(
+            problem, variant, count_limit, keep, deadline, threads, progress
+        )
         runs, nodes = [], winner.nodes
 
     solutions = tuple(

@@ -43,7 +43,12 @@ from asterion.solver.edge_frame import (
     new_sieve,
     without_turn_rule,
 )
+from asterion.solver.edge_result import Progress
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
+
+COUNTING = "counting subtrees"
+LISTING = "listing bottoms"
+"""The stages :data:`~asterion.solver.edge_result.Progress` is told of."""
 
 MAX_THREADS = 8
 TASKS = 32
@@ -154,6 +159,7 @@ def count_split(
     keep: int,
     deadline: float,
     threads: int,
+    progress: Progress | None = None,
 ) -> Tally:
     """Count (up to ``count_limit``) on ``threads`` threads, one prefix's subtree per task.
 
@@ -177,7 +183,9 @@ def count_split(
     if variant is None:  # the fastest way to count: by the frame where it applies
         frame = frame_tables(problem, whole.tables)
         if frame is not None:
-            return count_by_frame(frame, count_limit, keep, deadline, threads, whole.nodes)
+            return count_by_frame(
+                frame, count_limit, keep, deadline, threads, whole.nodes, progress=progress
+            )
     variant = search.counting_variant(problem) if variant is None else variant
     cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
     tables = search.build_tables(problem, cells, variant.pinned)
@@ -191,7 +199,7 @@ def count_split(
         return search.Run(problem, variant, limit, keep, tables, memo, prefix, stamp=task + 1)
 
     board, thread_cpu = _run_tasks(
-        len(prefixes), task_run, search.new_memo, count_limit, deadline, threads
+        len(prefixes), task_run, search.new_memo, count_limit, deadline, threads, progress
     )
     tally = board.tally(variant, tables, keep, nodes)
     return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes))
@@ -205,6 +213,7 @@ def count_by_frame(
     threads: int,
     nodes: int,
     sieving: Sieving = SIEVING,
+    progress: Progress | None = None,
 ) -> Tally:
     """:func:`count_split` by the frame (:mod:`.edge_frame`): the tasks are partial insides.
 
@@ -226,7 +235,7 @@ def count_by_frame(
             return Tally(
                 variant, frame.problem, whole.count, whole.outcome, nodes, kept, method="frame"
             )
-        filled, fill_nodes = fill_sieve(frame, threads, deadline, sieving.log)
+        filled, fill_nodes = fill_sieve(frame, threads, deadline, sieving.log, progress)
         nodes += whole.nodes + fill_nodes
         if filled is not None:
             sieve = filled.probing(frame.side)
@@ -240,14 +249,18 @@ def count_by_frame(
         return FrameRun(frame, limit, keep, prefix=prefix, cache=cache, sieve=sieve)
 
     board, thread_cpu = _run_tasks(
-        len(prefixes), task_run, new_cache, count_limit, deadline, threads
+        len(prefixes), task_run, new_cache, count_limit, deadline, threads, progress
     )
     tally = board.tally(variant, frame.problem, keep, nodes)
     return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes), method="frame")
 
 
 def fill_sieve(
-    frame: FrameTables, threads: int, deadline: float, log: int = SIEVE_LOG
+    frame: FrameTables,
+    threads: int,
+    deadline: float,
+    log: int = SIEVE_LOG,
+    progress: Progress | None = None,
 ) -> tuple[Sieve | None, int]:
     """The sieve of every bottom of the puzzle's insides (None if the deadline came first: a
     sieve missing some would prune tops that have some), and the placements made listing
@@ -258,6 +271,7 @@ def fill_sieve(
     prefixes, depth, nodes = list_frame_prefixes(unturned, TASKS, deepest=leaf)
     sieves: list[Sieve] = []
     done = [0, nodes]  # subtrees listed whole, placements
+    started = [0]  # subtrees listed, whole or not (for ``progress``)
     lock = threading.Lock()
     tasks = iter(range(len(prefixes)))
 
@@ -275,6 +289,10 @@ def fill_sieve(
             )
             listed[0] += run.outcome == EXHAUSTED
             listed[1] += run.nodes
+            if progress is not None:
+                with lock:
+                    started[0] += 1
+                    progress(started[0], len(prefixes), LISTING)
         with lock:
             sieves.append(mine)
             done[0] += listed[0]
@@ -319,10 +337,11 @@ def _run_tasks(
     count_limit: int,
     deadline: float,
     threads: int,
+    progress: Progress | None = None,
 ) -> tuple[_Board, tuple[float, ...]]:
     """Search the tasks on ``threads`` threads (a memo each), stopping at the count limit in
     task order; the deciding task searched again with what is left of the limit."""
-    board = _Board(tasks, count_limit)
+    board = _Board(tasks, count_limit, progress)
 
     def work() -> None:
         memo = new_memo()
@@ -344,9 +363,11 @@ class _Board:
     """The tasks' results, and the running total in task order (to stop at the count limit
     at the same task whatever the threads' timing)."""
 
-    def __init__(self, tasks: int, count_limit: int):
+    def __init__(self, tasks: int, count_limit: int, progress: Progress | None = None):
         self.lock = threading.Lock()
         self.runs: list[search.Slices | None] = [None] * tasks
+        self.progress = progress
+        self.finished = 0  # tasks finished, in any order (for ``progress``)
         self.next_task = 0
         self.settled = 0  # tasks 0 .. settled-1 are finished
         self.total = 0  # their count
@@ -366,6 +387,9 @@ class _Board:
     def finish(self, task: int, run: search.Slices) -> None:
         with self.lock:
             self.runs[task] = run
+            self.finished += 1
+            if self.progress is not None:
+                self.progress(self.finished, len(self.runs), COUNTING)
             while self.settled < len(self.runs) and not self.reached:
                 done = self.runs[self.settled]
                 if done is None or done.outcome == RUNNING:

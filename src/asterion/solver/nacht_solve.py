@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from asterion.errors import InputError
 from asterion.models.edges import BORDER, Arrangement, EdgeProblem
 from asterion.models.nacht import Encoding, TileSet, edge_problem
-from asterion.solver.edge_result import EdgeSearchResult
+from asterion.solver.edge_result import EdgeSearchResult, Progress
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
 ENGINES = ("auto", "propagate", "cp-sat", "search")
@@ -69,8 +69,10 @@ def run_engine(
     keep: int = 2,
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: int = 0,
+    progress: Progress | None = None,
 ) -> EdgeSearchResult:
-    """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked."""
+    """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked.
+    ``progress(done, total, stage)``: a long count's progress (the search engine's split)."""
     name = choose_engine(problem, engine)
     if name in ("propagate", "propagate+cp-sat"):
         from asterion.solver.edge_propagate import propagate_arrangements
@@ -91,7 +93,12 @@ def run_engine(
         # proofs (two) keep the row scan, whose placements grade the Nacht puzzles.
         variant = None if count_limit > 2 else Variant()
         return search_arrangements(
-            problem, count_limit=count_limit, keep=keep, time_limit=time_limit, variant=variant
+            problem,
+            count_limit=count_limit,
+            keep=keep,
+            time_limit=time_limit,
+            variant=variant,
+            progress=progress,
         )
     from asterion.solver.edge_cpsat import cp_arrangements
 
@@ -125,6 +132,7 @@ def solve_tileset(
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: int = 0,
     rotations: bool | None = None,
+    progress: Progress | None = None,
 ) -> Solved:
     """Arrange a tile set (``rotations`` overrides the set's own N2 setting)."""
     if rotations is not None and rotations != tileset.rotations:
@@ -137,5 +145,6 @@ def solve_tileset(
         keep=keep,
         time_limit=time_limit,
         seed=seed,
+        progress=progress,
     )
     return Solved(tileset, encoding, result)
