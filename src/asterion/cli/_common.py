@@ -99,9 +99,13 @@ def progress_bar(description: str, *, quiet: bool = False) -> Iterator[ProgressC
     )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(description, total=None)
+        shown = [description]
 
         def update(done: int, total: int, stage: str | None = None) -> None:
-            progress.update(task, completed=done, total=total, description=stage or description)
+            if stage is not None and stage != shown[0]:  # a new stage: its own rate and ETA
+                shown[0] = stage
+                progress.reset(task, total=total, completed=done, description=stage)
+            progress.update(task, completed=done, total=total)
 
         yield update
 
