@@ -10,7 +10,9 @@ inside adds the number of whole rings with exactly those inward colors.
 
 A *sieve* (:func:`sieve_key`) prunes the insides' top rows whose bottom rows cannot be had:
 listing bottoms (``fill``) sets the bit of each one's key, and with ``probe_at`` the search of
-an inside goes below that depth only if the bit of the key its top asks for is set.
+an inside goes below that depth only if the bit of the key its top asks for is set. The table
+is far larger than the processor's caches, so each test waits for memory; the cell before that
+depth prefetches the bits of all its candidates as it is entered, so the waits overlap.
 
 ``state`` = [depth, count, nodes, outcome, floor, entering, used word, leaves stored].
 """
