@@ -49,8 +49,8 @@ TilesetArg = Annotated[
     ),
 ]
 MAX_COUNT_LIMIT = 10**18
-"""Counts are kept in 64-bit words; a limit of 10^18 is as good as none (only the first
-arrangement is kept, so a large limit costs no memory; the time limit bounds the work)."""
+"""Counts are kept in 64-bit words; a limit of 10^18 is as good as none (solve keeps one
+arrangement and verify two, so a large limit costs no memory; the time limit bounds the work)."""
 CountOpt = Annotated[
     int,
     typer.Option("--count-limit", min=1, max=MAX_COUNT_LIMIT, help="Count arrangements up to N."),
