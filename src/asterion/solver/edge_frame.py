@@ -41,15 +41,16 @@ It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose piec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from asterion.models.edges import BORDER, EdgeProblem, orientations, turn
 from asterion.solver import edge_frame_kernel as kernel
+from asterion.solver import edge_frame_nested as nested
 from asterion.solver.edge_search import Counters, Tables, signed_word
 from asterion.solver.edge_search_kernel import SMALL_PIECES
 
@@ -62,6 +63,11 @@ many (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157 checking
 only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
 CACHE_SIZE_LOG = 22
 """Cached stretch answers per run (9 bytes each)."""
+NESTED_SIDES = range(5, 6)
+"""Insides whose long counts (sieved, after a first try) run the loops written for them
+(:mod:`.edge_frame_nested`): the 5 x 5 of 7x7 puzzles, where counts take minutes. Those loops
+compile once per machine and kind of puzzle, some 30 s; smaller insides count in under a
+second, larger ones are out of reach either way."""
 SIEVE_LOG = 32
 """Bits in a sieve (512 MiB): 7x7 3/6 seed 1 has 2.2 x 10^8 bottoms, which set 4.4 % of them
 (the share of tops whose bottoms are not there that pass all the same)."""
@@ -349,6 +355,10 @@ class FrameRun(Counters):
     leaf: int | None = None
     cache: tuple[LongArray, npt.NDArray[np.int8]] | None = None
     sieve: kernel.Sieve = NO_SIEVE
+    nested: bool = False
+    """Run the loops written for this inside (:mod:`.edge_frame_nested`: faster, but compiled
+    once per machine and kind of puzzle, some 30 s for a 7x7): for long counts and listings
+    of bottoms; not for prefixes (``leaf`` without a filling sieve)."""
     state: LongArray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -378,12 +388,60 @@ class FrameRun(Counters):
             np.zeros(positions, dtype=np.int64),
             np.zeros(positions, dtype=np.int64),
         )
+        self.nested = self.nested and (self.leaf is None or filling)
+        if self.nested:
+            self._nested_setup(cache)
         if self.prefix is not None:
             self._start_below(*self.prefix)
 
+    def _nested_setup(self, cache: tuple[LongArray, npt.NDArray[np.int8]]) -> None:
+        """The written loops' arrays: their tables, buffers, parameters and state."""
+        side, positions = self.frame.side, self.frame.positions
+        colors, mate, bit_of, words, by_bit = self.frame.inner[:5]
+        self.stack = np.zeros((side * side, 2), dtype=np.uint64)
+        self.state = np.zeros(nested.STATE_SIZE, dtype=np.int64)
+        self.tables = (mate[colors], colors, bit_of, words, by_bit, self.frame.ring[6])
+        rows = min(CHECK_ROWS, side - 1)
+        runs = np.zeros((max(rows, 1), positions), dtype=np.int64)  # each checked stretch
+        for row in range(rows):
+            stretch = nested.stretch_positions(side, row)
+            runs[row, : len(stretch)] = stretch
+        whole, _, *ring_buffers = self.check[4:]
+        self.buffers = (
+            whole,
+            *ring_buffers,
+            runs,
+            *cache,
+            self.sieve[0],
+            self.leaves,
+            self.leaf_rings,
+        )
+        self.params = np.zeros(nested.PARAMS_SIZE, dtype=np.int64)
+        self.params[nested.ALIKE] = self.frame.inner[11]
+        self.params[nested.LIMIT_AT] = self.count_limit
+        cells, centre, anchors = side * side, self.frame.inner[8], self.frame.inner[9]
+        self.search = _nested_search(
+            side,
+            cells if self.leaf is None else self.leaf,
+            len(mate),
+            self.frame.bits,
+            len(cache[0]),
+            self.sieve[1],
+            self.sieve[2] >= 0,
+            centre >= 0 or bool(np.any(anchors >= 0)),
+        )
+
     def _start_below(self, chosen: IntArray, depth: int) -> None:
-        colors, mate, bit_of, _, _, side_pos = self.frame.inner[:6]
+        colors, mate, bit_of, _, by_bit, side_pos = self.frame.inner[:6]
         self.chosen[:depth] = chosen[:depth]
+        if self.nested:  # each cell of the prefix a loop with its one piece to try
+            for d in range(depth):
+                o, key = int(chosen[d]), self._key(d)
+                slot = next(k for k in range(4) if by_bit[k, key, bit_of[o]] == o)
+                self.stack[d] = (slot, 1 << int(bit_of[o]))
+            self.state[nested.RESUME] = self.params[nested.FLOOR] = depth
+            self.state[nested.NODES] = -depth  # tried again on the way in: not new placements
+            return
         used = 0
         for d in range(depth):
             o = int(chosen[d])
@@ -395,8 +453,34 @@ class FrameRun(Counters):
         self.state[kernel.USED] = signed_word(used)
         self.state[kernel.DEPTH] = self.state[kernel.FLOOR] = depth
 
+    def _key(self, cell: int) -> int:
+        """The loop's key of the candidates at ``cell`` of the prefix (what its placed
+        neighbours ask of it, the centre under the turn rule apart)."""
+        colors, mate = self.frame.inner[:2]
+        side, ncolors, centre = self.frame.side, len(mate), self.frame.inner[8]
+        row, column = divmod(cell, side)
+        north = mate[colors[self.chosen[cell - side], 2]] if row else 0
+        west = mate[colors[self.chosen[cell - 1], 1]] if column else 0
+        kind = 4 if cell == centre else (2 if row else 0) | (1 if column else 0)
+        return int((kind * ncolors + north) * ncolors + west)
+
     def advance(self, budget: int) -> None:
         cells = self.frame.side**2
+        if self.nested:
+            # (at least a path's length: a run coming back in tries that many pieces again)
+            self.params[nested.STOP_AT] = self.state[nested.NODES] + max(budget, 2 * cells)
+            self.search(
+                self.tables,
+                self.frame.ring,
+                self.buffers,
+                self.params,
+                self.chosen,
+                self.need,
+                self.s,
+                self.stack,
+                self.state,
+            )
+            return
         kernel.frame_slice(
             self.frame.inner,
             self.frame.ring,
@@ -416,6 +500,11 @@ class FrameRun(Counters):
         )
 
     @property
+    def nodes(self) -> int:
+        """Placements made (a prefix's own, tried again on the way in, not among them)."""
+        return max(int(self.state[kernel.NODES]), 0)
+
+    @property
     def prefixes(self) -> IntArray:
         """The partial insides listed (with ``leaf``)."""
         return self.leaves[: min(self.count, len(self.leaves))]
@@ -430,6 +519,45 @@ class FrameRun(Counters):
         if not found:
             return np.zeros((0, width * width), dtype=np.int32)
         return np.array(found[: self.keep], dtype=np.int32)
+
+
+@cache
+def _nested_search(
+    side: int,
+    leaf: int,
+    ncolors: int,
+    bits: int,
+    cache_size: int,
+    sieve_log: int,
+    probing: bool,
+    rule: bool,
+) -> Callable[..., None]:
+    """The compiled loops of a ``side`` x ``side`` inside, down to depth ``leaf``: the whole
+    inside (a count), or its bottoms' depth (listed into a sieve)."""
+    cells = side * side
+    centre, anchors, early = _turn_rule(side)
+    facing = _side_positions(side)
+    geometry = nested.Geometry(
+        side=side,
+        facing=tuple(
+            tuple((k, int(facing[d, k])) for k in range(4) if facing[d, k] >= 0)
+            for d in range(cells)
+        ),
+        corners=tuple(p % (side + 1) == 0 for p in range(4 * (side + 1))),
+        centre=centre,
+        anchors=tuple(int(a) for a in anchors),
+        early=tuple(int(e) for e in early),
+        rows=min(CHECK_ROWS, side - 1),
+        probe_at=(side - bottom_rows(side)) * side,
+        leaf=leaf,
+        ncolors=ncolors,
+        bits=bits,
+        mask=cache_size - 1,
+        sieve_log=sieve_log,
+        probing=probing,
+        rule=rule,
+    )
+    return nested.load(nested.kernel_source(geometry))
 
 
 def new_cache(size_log: int = CACHE_SIZE_LOG) -> tuple[LongArray, npt.NDArray[np.int8]]:

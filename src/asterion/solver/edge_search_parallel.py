@@ -32,6 +32,7 @@ import numpy as np
 from asterion.models.edges import BORDER, EdgeProblem
 from asterion.solver import edge_search as search
 from asterion.solver.edge_frame import (
+    NESTED_SIDES,
     NO_SIEVE,
     SIEVE_LOG,
     FrameRun,
@@ -223,6 +224,7 @@ def count_by_frame(
     same count and kept arrangements, in the same order, fewer placements."""
     variant = search.Variant()
     sieve = NO_SIEVE
+    long_count = False  # worth the written loops' compiling (edge_frame.NESTED_SIDES)
     if frame.side in sieving.sides and count_limit >= sieving.min_limit:
         whole = FrameRun(frame, count_limit, keep)
         while whole.outcome == RUNNING and whole.nodes < sieving.after:
@@ -239,6 +241,7 @@ def count_by_frame(
         nodes += whole.nodes + fill_nodes
         if filled is not None:
             sieve = filled.probing(frame.side)
+        long_count = frame.side in NESTED_SIDES
     prefixes, depth, listed = list_frame_prefixes(frame, TASKS)
     nodes += listed
     if len(prefixes) == 0:
@@ -246,7 +249,7 @@ def count_by_frame(
 
     def task_run(task: int, limit: int, cache: tuple[np.ndarray, np.ndarray]) -> FrameRun:
         prefix = (prefixes[task], depth)
-        return FrameRun(frame, limit, keep, prefix=prefix, cache=cache, sieve=sieve)
+        return FrameRun(frame, limit, keep, prefix, cache=cache, sieve=sieve, nested=long_count)
 
     board, thread_cpu = _run_tasks(
         len(prefixes), task_run, new_cache, count_limit, deadline, threads, progress
@@ -284,9 +287,11 @@ def fill_sieve(
             if task is None:
                 break
             prefix = (prefixes[task], depth)
-            run = search.run_alone(
-                FrameRun(unturned, 1 << 62, 0, prefix, leaf, sieve=mine.filling()), deadline
+            written = frame.side in NESTED_SIDES
+            listing = FrameRun(
+                unturned, 1 << 62, 0, prefix, leaf, sieve=mine.filling(), nested=written
             )
+            run = search.run_alone(listing, deadline)
             listed[0] += run.outcome == EXHAUSTED
             listed[1] += run.nodes
             if progress is not None:

@@ -1,0 +1,178 @@
+"""The frame's inner search written out as nested loops (edge_frame_nested) against the one
+loop of edge_frame_kernel, which test_edge_frame checks against exhaustive enumerations and the
+row scan: the same tree, so the same counts, placements, kept arrangements and sieve bits, on
+subtrees, stopped and resumed at any budget."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from test_edge_frame import ALL, ALWAYS, frame_of, row_scan_count, unsieved
+
+import asterion.solver.edge_search as edge_search
+from asterion.models.edge_puzzles import generate
+from asterion.solver import edge_frame
+from asterion.solver import edge_frame_nested as nested
+from asterion.solver import edge_search_parallel as parallel
+from asterion.solver.edge_frame import (
+    FrameRun,
+    FrameTables,
+    Sieve,
+    bottom_rows,
+    new_sieve,
+    without_turn_rule,
+)
+from asterion.solver.edge_frame_nested import NEST, Geometry, kernel_source
+
+
+def subtrees(frame: FrameTables, depth: int, most: int, seed: int = 0) -> list[np.ndarray]:
+    """Up to ``most`` partial insides of ``depth`` cells (prefixes), chosen at random."""
+    listing = FrameRun(frame, 1 << 40, 0, leaf=depth)
+    edge_search.run_alone(listing, float("inf"))
+    prefixes = list(listing.prefixes)
+    return random.Random(seed).sample(prefixes, min(most, len(prefixes)))
+
+
+def searched(
+    frame: FrameTables,
+    prefix: np.ndarray | None,
+    depth: int,
+    written: bool,
+    budget: int,
+    sieve: edge_frame.kernel.Sieve = edge_frame.NO_SIEVE,
+) -> tuple[int, int, int, bytes]:
+    """One search, sliced by ``budget``: (count, placements, outcome, kept arrangements)."""
+    start = None if prefix is None else (prefix, depth)
+    run = FrameRun(frame, ALL, 3, start, sieve=sieve, nested=written)
+    assert run.nested == written
+    while run.outcome == edge_search.RUNNING:
+        run.advance(budget)
+    return run.count, run.nodes, run.outcome, run.kept.tobytes()
+
+
+PUZZLES = {
+    "5x5 2/3 s1": generate(5, 5, 2, 3, seed=1),
+    "5x5 3/4 s2": generate(5, 5, 3, 4, seed=2),
+    "6x6 3/5 s3": generate(6, 6, 3, 5, seed=3),
+    "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+@pytest.mark.parametrize("budget", [1 << 30, 97])
+def test_written_loops_search_the_same_tree(name: str, budget: int) -> None:
+    # A budget of 97 placements stops and resumes the search hundreds of times, at every row.
+    frame = frame_of(PUZZLES[name])
+    whole = searched(frame, None, 0, True, budget)
+    assert whole == searched(frame, None, 0, False, 1 << 30)
+    assert whole[0] == row_scan_count(PUZZLES[name]) and whole[2] == edge_search.EXHAUSTED
+    depth = min(3, frame.side**2 - 1)
+    for prefix in subtrees(frame, depth, 12):
+        assert searched(frame, prefix, depth, True, budget) == searched(
+            frame, prefix, depth, False, 1 << 30
+        )
+
+
+def test_written_loops_prune_by_the_sieve_as_the_one_loop() -> None:
+    # Any sieve will do to compare: both loops test the same key's bit. Half the bits set at
+    # random keeps some tops and drops others.
+    frame = frame_of(generate(6, 6, 3, 5, seed=2))
+    rows = bottom_rows(frame.side)
+    bits = np.random.default_rng(5).integers(0, 1 << 63, size=1 << 14, dtype=np.int64)
+    sieve = Sieve(bits.view(np.uint64), 20, rows).probing(frame.side)
+    pruned = whole = 0
+    for prefix in subtrees(frame, 3, 20, seed=1):
+        written = searched(frame, prefix, 3, True, 211, sieve)
+        assert written == searched(frame, prefix, 3, False, 1 << 30, sieve)
+        pruned += written[1]
+        whole += searched(frame, prefix, 3, True, 1 << 30)[1]
+    assert 0 < pruned < whole  # the sieve cut some subtrees short
+
+
+def test_a_count_limit_stops_the_written_loops_where_it_stops_the_one_loop() -> None:
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))  # 256 classes
+    for limit in (1, 7, 255, 256, 257):
+        runs = [FrameRun(frame, limit, 3, nested=written) for written in (True, False)]
+        for run in runs:
+            edge_search.run_alone(run, float("inf"))
+        (a, b) = runs
+        assert (a.count, a.nodes, a.outcome) == (b.count, b.nodes, b.outcome)
+        assert np.array_equal(a.kept, b.kept)
+
+
+def test_written_loops_list_the_same_bottoms_into_a_sieve() -> None:
+    frame = without_turn_rule(frame_of(generate(6, 6, 3, 5, seed=2)))
+    leaf = bottom_rows(frame.side) * frame.side
+    sieves = []
+    for written in (True, False):
+        sieve = new_sieve(frame.side, 20)
+        run = FrameRun(frame, 1 << 62, 0, None, leaf, sieve=sieve.filling(), nested=written)
+        while run.outcome == edge_search.RUNNING:
+            run.advance(1000)
+        sieves.append((sieve.bits, run.count, run.nodes))
+    (a_bits, a_count, a_nodes), (b_bits, b_count, b_nodes) = sieves
+    assert np.array_equal(a_bits, b_bits) and (a_count, a_nodes) == (b_count, b_nodes)
+    assert np.count_nonzero(a_bits) > 0
+
+
+def test_a_sieved_count_by_the_written_loops_equals_the_row_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The whole path of a long count: bottoms listed and subtrees counted by the written loops.
+    monkeypatch.setattr(parallel, "NESTED_SIDES", range(2, 9))
+    problem = generate(6, 6, 3, 5, seed=3)
+    frame = frame_of(problem)
+    tally = parallel.count_by_frame(frame, ALL, 3, float("inf"), 2, 0, ALWAYS)
+    plain = unsieved(frame)
+    assert tally.count == plain.count == row_scan_count(problem) > 0
+    assert np.array_equal(tally.kept, plain.kept)
+
+
+def test_prefixes_are_listed_by_the_one_loop() -> None:
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))
+    assert not FrameRun(frame, 10, 0, leaf=2, nested=True).nested
+
+
+def test_a_7x7_inside_is_cut_into_functions_within_the_nesting_limit() -> None:
+    # CPython refuses more than 20 nested blocks: the source must compile as Python.
+    geometry = Geometry(
+        side=5,
+        facing=((),) * 25,
+        corners=(False,) * 24,
+        centre=12,
+        anchors=(-1,) * 25,
+        early=(),
+        rows=3,
+        probe_at=15,
+        leaf=25,
+        ncolors=10,
+        bits=4,
+        mask=255,
+        sieve_log=20,
+        probing=True,
+        rule=True,
+    )
+    source = kernel_source(geometry)
+    compile(source, "written", "exec")
+    assert source.count("\ndef ") == -(-25 // NEST)
+
+
+@pytest.mark.parametrize("name", ["5x5 3/4 s2", "6x6 3/5 s3"])
+def test_loops_cut_into_several_functions_search_the_same_tree(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 7x7 inside needs two functions; cutting smaller ones into runs of 4 cells tests the
+    # calls, and stopping and resuming across them, at a small compile's cost.
+    monkeypatch.setattr(nested, "NEST", 4)
+    edge_frame._nested_search.cache_clear()
+    try:
+        frame = frame_of(PUZZLES[name])
+        assert searched(frame, None, 0, True, 97) == searched(frame, None, 0, False, 1 << 30)
+        for prefix in subtrees(frame, 2, 6, seed=3):
+            assert searched(frame, prefix, 2, True, 53) == searched(
+                frame, prefix, 2, False, 1 << 30
+            )
+    finally:
+        edge_frame._nested_search.cache_clear()
