@@ -199,13 +199,11 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
         kind = 4
     w(at, f"key{d} = ({kind} * NC + {north}) * NC + {west}")
     w(at, f"allowed{d} = ~used{d}")
-    if not g.rule:
-        pass
-    elif d == g.centre and len(g.early) > 1:
+    if g.rule and d == g.centre and len(g.early) > 1:
         first = g.early[0]
         order = " or ".join(f"bit_of[chosen[{e}]] < bit_of[chosen[{first}]]" for e in g.early[1:])
         w(at, f"if {order}:", f"    allowed{d} &= ~ALIKE_")
-    elif g.anchors[d] >= 0:  # an orbit cell: only pieces numbered above the orbit's first
+    elif g.rule and g.anchors[d] >= 0:  # an orbit cell: pieces numbered above the orbit's first
         like = f"(ALIKE_ >> np.uint64(bit_of[chosen[{g.centre}]])) & np.uint64(1)"
         w(
             at,
