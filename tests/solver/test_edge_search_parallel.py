@@ -9,6 +9,7 @@ threads, and the restarts the same answer on one thread or two.
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -284,3 +285,18 @@ def test_frontier_is_every_placed_side_facing_an_empty_cell(
             for d in range(len(cells))
         ]
         assert edge_search._frontier_lists(width, cells) == expected
+
+
+def test_tasks_stopped_by_the_clock_never_count_past_the_limit() -> None:
+    # Task 0 is cut short by the clock while tasks 1 and 2 (found 3 + 4) finished: 7 found,
+    # unsettled in task order, with a limit of 5. That is the limit reached, not 7.
+    def run(count: int, outcome: int) -> SimpleNamespace:
+        return SimpleNamespace(count=count, outcome=outcome, nodes=10, kept=np.zeros((0, 4)))
+
+    board = parallel._Board(3, count_limit=5)
+    board.finish(1, run(3, kernel.EXHAUSTED))
+    board.finish(2, run(4, kernel.LIMIT))
+    board.finish(0, run(0, kernel.RUNNING))
+    assert not board.reached  # task 0 never settled
+    tally = board.tally(Variant(), None, keep=0, nodes=0)  # type: ignore[arg-type]
+    assert (tally.count, tally.outcome) == (5, kernel.LIMIT)

@@ -414,7 +414,9 @@ class _Board:
         first = np.concatenate(kept)[:keep] if kept else np.zeros((0, 0), dtype=np.int32)
         count = sum(run.count for run in runs)
         nodes += sum(run.nodes for run in runs)
-        if self.reached:
+        # Stopped by the clock, the tasks finished out of order can hold the limit between
+        # them without settling it: the limit is reached all the same, never exceeded.
+        if self.reached or count >= self.count_limit:
             return Tally(variant, tables, self.count_limit, LIMIT, nodes, first)
         finished = len(runs) == len(self.runs) and all(r.outcome == EXHAUSTED for r in runs)
         return Tally(variant, tables, count, EXHAUSTED if finished else RUNNING, nodes, first)
