@@ -183,6 +183,19 @@ def test_the_text_format() -> None:
     assert parse(tileset_to_data(tileset)) == tileset
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig"])  # -sig: with a byte-order mark
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_files_from_windows_editors_read_the_same(
+    tmp_path: Path, encoding: str, newline: str
+) -> None:
+    text = "2 2\n0 1 2 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n"
+    data = json.dumps(tileset_to_data(parse_edge_text(text, "puzzle.txt")))
+    for name, content in (("puzzle.txt", text), ("puzzle.json", data)):
+        path = tmp_path / name
+        path.write_bytes(content.replace("\n", newline).encode(encoding))
+        assert load_tileset(path) == parse_tileset(content, str(path))
+
+
 def test_the_schema_documents_the_format() -> None:
     schema = tileset_schema()
     assert {"grid", "tiles"} <= set(schema["required"])

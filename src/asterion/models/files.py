@@ -66,7 +66,8 @@ def read_json_file(path: Path | str) -> Any:
 
 
 def read_text_file(path: Path | str) -> str:
-    """Read a UTF-8 text file, refusing files over :data:`MAX_FILE_BYTES`."""
+    """Read a UTF-8 text file (a leading byte-order mark dropped), refusing files over
+    :data:`MAX_FILE_BYTES`."""
     path = Path(path)
     source = str(path)
     try:
@@ -83,7 +84,7 @@ def read_text_file(path: Path | str) -> str:
     except OSError as error:
         raise InputError(f"cannot be read: {error.strerror}", source=source) from None
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not content
     except UnicodeDecodeError:
         raise InputError("is not UTF-8 text", source=source) from None
 
