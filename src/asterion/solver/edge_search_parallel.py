@@ -166,8 +166,9 @@ def count_split(
 
     The tasks are the same on any number of threads, each with a memo of its own (one table
     per thread, stamped per task), so the placements made, and not only the count, are
-    the same on one thread or many: the count limit is applied in task order, the task that
-    reaches it searched again with what is left of the limit.
+    the same on one thread or many: every task searches to the whole limit, and the limit is
+    applied in task order (the task that reaches it is not searched again to what was left
+    of the limit: that could double the time, to spare placements only).
 
     First the whole search is tried on one thread for :data:`QUICK_STEPS` (``variant`` None:
     the default one), and only if that does not finish is it split (``variant`` None: counted
@@ -345,7 +346,7 @@ def _run_tasks(
     progress: Progress | None = None,
 ) -> tuple[_Board, tuple[float, ...]]:
     """Search the tasks on ``threads`` threads (a memo each), stopping at the count limit in
-    task order; the deciding task searched again with what is left of the limit."""
+    task order."""
     board = _Board(tasks, count_limit, progress)
 
     def work() -> None:
@@ -356,12 +357,7 @@ def _run_tasks(
             run = search.run_alone(task_run(task, count_limit, memo), deadline, board.stopped)
             board.finish(task, run)
 
-    thread_cpu = _on_threads(threads, work)
-    if board.reached:  # the deciding task again, stopped where one thread would have stopped
-        last = board.settled - 1
-        rerun = task_run(last, count_limit - board.total_before(last), new_memo())
-        board.runs[last] = search.run_alone(rerun, deadline)
-    return board, thread_cpu
+    return board, _on_threads(threads, work)
 
 
 class _Board:
@@ -402,9 +398,6 @@ class _Board:
                 self.total += done.count
                 self.settled += 1
                 self.reached = self.total >= self.count_limit
-
-    def total_before(self, task: int) -> int:
-        return sum(run.count for run in self.runs[:task] if run is not None)
 
     def tally(self, variant: search.Variant, tables: search.Tables, keep: int, nodes: int) -> Tally:
         """The answer: the settled tasks' when the limit was reached, else every task's."""
