@@ -434,20 +434,29 @@ def test_biased_shuffle_puts_rare_pieces_first_when_the_bias_dominates(
 
 
 @pytest.mark.parametrize(
-    "seed,frame_only", [(seed, False) for seed in range(4)] + [(seed, True) for seed in range(3)]
+    "seed,only",
+    [(seed, "") for seed in range(4)]
+    + [(seed, "frame") for seed in range(3)]
+    + [(seed, "ordered") for seed in range(3)],
 )
 def test_restarts_find_valid_arrangements_the_same_way_twice(
-    monkeypatch: pytest.MonkeyPatch, seed: int, frame_only: bool
+    monkeypatch: pytest.MonkeyPatch, seed: int, only: str
 ) -> None:
-    # Also on one thread and on two: restart k is the same computation on either. Frame only
-    # (every restart after the first): the answer is a whole arrangement, inside and ring.
-    if frame_only:
+    # Also on one thread and on two: turn k is the same computation on either. Frame only
+    # (no ordered search, every restart a frame one): the answer is a whole arrangement,
+    # inside and ring. Ordered only: its turns run one after another on either thread.
+    if only == "frame":
         monkeypatch.setattr(parallel, "FRAME_SHARE", 1.0)
+        monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.0)
+    if only == "ordered":
+        monkeypatch.setattr(parallel, "ORDERED_SHARE", 1.0)
+        monkeypatch.setattr(parallel, "ORDERED_SLICE", 1 << 12)  # many turns
     problem = generate(6, 6, 3, 5, seed=seed)
     first = search_arrangements(problem, threads=2)
     again = search_arrangements(problem, threads=1)
     assert "restart" in first.notes[0]
-    assert first.notes[0].startswith("by the frame") or not frame_only
+    assert first.notes[0].startswith("by the frame") or not only
+    assert ("inner pieces in their order" in first.notes[0]) == (only == "ordered") or not only
     assert (first.status, first.count, first.complete) == (Status.OPTIMAL, 1, False)
     assert not check_arrangement(problem, first.solutions[0])
     assert (first.solutions, first.nodes, first.notes[:2]) == (
@@ -462,6 +471,7 @@ def test_restart_plan_gives_the_frame_its_share_of_the_work(
     monkeypatch: pytest.MonkeyPatch, share: float
 ) -> None:
     monkeypatch.setattr(parallel, "FRAME_SHARE", share)
+    monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.4)
     problem = generate(6, 6, 3, 5, seed=0)
     restarts = parallel.Restarts()
     restarts._frame = parallel.frame_tables(
@@ -470,10 +480,12 @@ def test_restart_plan_gives_the_frame_its_share_of_the_work(
     for _ in range(20000):
         restarts._take()
     plan = restarts._plan
-    scan_work, frame_work = restarts._work
+    scan_work, frame_work, ordered_work = restarts._work
     assert frame_work / (scan_work + frame_work) == pytest.approx(share, abs=0.03)
-    for by_frame in (False, True):  # each method's restarts numbered 1, 2, ... in turn
-        numbers = [j for kind, j in plan if kind == by_frame]
+    total = scan_work + frame_work + ordered_work
+    assert ordered_work / total == pytest.approx(0.4, abs=0.03)
+    for kind in (parallel.SCAN, parallel.FRAME, parallel.ORDERED):  # numbered 1, 2, ...
+        numbers = [j for planned, j in plan if planned == kind]
         assert numbers == list(range(1, len(numbers) + 1))
 
 
@@ -498,8 +510,9 @@ def test_restarts_still_prove_infeasible(
     # A restart that searches its whole space proves it; cut off every time (base 1), the
     # uncapped race after the restarts' share of the time limit proves it.
     monkeypatch.setattr(edge_search, "RESTART_BASE", restart_base)
-    if restart_base == 1:  # and no frame restarts (a long one could prove it in time)
+    if restart_base == 1:  # and no frame restarts or ordered search (they could prove it)
         monkeypatch.setattr(parallel, "FRAME_SHARE", 0.0)
+        monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.0)
     problem = generate(4, 4, 2, 3, seed=1)
     pieces = list(problem.pieces)
     centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
@@ -510,6 +523,27 @@ def test_restarts_still_prove_infeasible(
     result = search_arrangements(bad, time_limit=1.0)
     assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
     assert ("restart" in result.notes[0]) == (restart_base > 1)
+
+
+def test_the_ordered_search_proves_infeasible_among_the_restarts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every restart is cut off (budgets of one placement); the ordered search is resumed turn
+    # after turn where it stopped, so it ends, and ends with a proof.
+    monkeypatch.setattr(edge_search, "RESTART_BASE", 1)
+    monkeypatch.setattr(parallel, "FRAME_RESTART_BASE", 1)
+    monkeypatch.setattr(parallel, "ORDERED_SLICE", 8)
+    problem = generate(4, 4, 2, 3, seed=1)  # the puzzle of the test above
+    pieces = list(problem.pieces)
+    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
+    n, e, s, w = pieces[centre]
+    pieces[centre] = (e, n, s, w)
+    bad = EdgeProblem(tuple(pieces), 4, 4, True)
+    assert not backtrack_arrangements(bad)
+    for threads in (1, 2):
+        result = search_arrangements(bad, time_limit=10.0, threads=threads)
+        assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
+        assert "restarts: inner pieces in their order" in result.notes[0]
 
 
 def test_time_out_after_restarts_is_unknown() -> None:

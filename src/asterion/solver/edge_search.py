@@ -780,7 +780,7 @@ def search_arrangements(
     status = edge_status(count, reached=outcome == LIMIT, exhausted=outcome == EXHAUSTED)
     how = f" (first of {len(runs)} raced)" if racing else ""
     if racing and winner not in runs:
-        how = f" (restart {restarts.done}, candidates shuffled; {len(runs)} raced after)"
+        how = f" (turn {restarts.done} of the restarts: {restarts.trial}; {len(runs)} raced after)"
     thread_cpu = restarts.thread_cpu
     if isinstance(winner, parallel.Tally) and not racing:
         how = f" (split into {winner.tasks} subtrees on {threads} threads)"
@@ -794,7 +794,6 @@ def search_arrangements(
     method = f"variant={winner.variant}"
     if isinstance(winner, parallel.Tally) and winner.method == "frame":
         method = "by the frame: insides searched, rings " + ("fitted" if racing else "counted")
-        how = how.replace("candidates shuffled", "inner pieces shuffled")
     notes: tuple[str, ...] = (
         method + how,
         "numba" if HAVE_NUMBA else "pure Python (numba missing)",

@@ -431,6 +431,18 @@ some 18 and 28 million a second on one thread)."""
 FRAME_SHARE = 0.5
 """The share of the restarts' work given to the frame's where it applies (the rest to the
 row scan's): each method has puzzles that the other takes ten times longer on."""
+ORDERED_SHARE = 1 / 3
+"""Where the frame method applies, the share of all the work given to its search in the
+puzzle's own order, never restarted (the rest to the restarts). The restarts and an
+unbroken search are slow on different puzzles: 7x7 3/6 seeds 0-79, 2 threads, two runs
+each, the worst 4.3-5.1 s with restarts only, 1.7-2.0 s with a third of the work in order
+(1.6 s at a quarter, 2.2 s at a half); docs/benchmarks.md."""
+ORDERED_SLICE = FRAME_RESTART_BASE
+"""Inner placements of the ordered search per turn it is given."""
+
+SCAN, FRAME, ORDERED = 0, 1, 2
+"""The kinds of work a first arrangement is looked for by (:class:`Restarts`)."""
+TRIALS = ("candidates shuffled", "inner pieces shuffled", "inner pieces in their order")
 
 
 class Restarts:
@@ -441,14 +453,21 @@ class Restarts:
 
     Where the frame method (:mod:`.edge_frame`) applies, some restarts are its inner search
     instead (its inner pieces in a shuffled order, stopped at the first inside that a ring
-    fits), planned so that each method gets its share of the work (:data:`FRAME_SHARE`): the
-    two methods' slow puzzles are not the same ones (benchmarks).
+    fits), and some turns go to that search in the puzzle's own order, resumed where it
+    stopped, never restarted (so it is also a proof when it ends without one). Each kind
+    gets its share of the work (:data:`FRAME_SHARE`, :data:`ORDERED_SHARE`): their slow
+    puzzles are not the same ones (benchmarks).
+
+    The turns are numbered and planned from budgets, not clocks, and the ordered search's
+    turns run one after another in their order, so turn k is one fixed computation: the
+    answer is the lowest-numbered turn that finishes, the same on any number of threads.
     """
 
     def __init__(self, threads: int = 1) -> None:
         self.threads = threads
-        self.done = 0  # restarts up to the answer (or begun, when none finished)
+        self.done = 0  # turns up to the answer (or begun, when none finished)
         self.nodes = 0  # placements made by those
+        self.trial = TRIALS[SCAN]  # how the answering turn tried the pieces
         self._lock = threading.Lock()
         self._next = 0
         self._finished: dict[int, search.Slices] = {}
@@ -456,9 +475,12 @@ class Restarts:
         self.thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
         self._rarity = np.zeros(0)  # the pieces' rarity, set by run()
         self._frame: FrameTables | None = None  # set by run() where the frame method applies
-        self._plan: list[tuple[bool, int]] = []  # restart k is (by the frame?, its number j)
-        self._work = [0.0, 0.0]  # the planned budgets so far, in scan steps: scan, frame
-        self._planned = [0, 0]  # the restarts planned so far: scan, frame
+        self._plan: list[tuple[int, int]] = []  # turn k is (its kind, its number j in kind)
+        self._work = [0.0, 0.0, 0.0]  # the planned budgets so far by kind, in scan steps
+        self._planned = [0, 0, 0]  # the turns planned so far by kind
+        self._ordered: FrameRun | None = None  # the search in order, set by run()
+        self._ordered_turns = threading.Condition(self._lock)
+        self._ordered_done = 0  # the ordered search's turns 1 .. this one have run
 
     def run(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
@@ -469,12 +491,14 @@ class Restarts:
         :class:`Tally` of method "frame"."""
         self._rarity = search.rarity(problem)
         self._frame = frame_tables(problem, runs[0].tables)
+        if self._frame is not None:
+            self._ordered = FrameRun(self._frame, 1, keep)
 
         def work() -> None:
             while time.perf_counter() < until and (k := self._take()) is not None:
-                run = self._restart(problem, runs, keep, k, until)
+                run, made = self._turn(problem, runs, keep, k, until)
                 with self._lock:
-                    self._nodes[k] = run.nodes
+                    self._nodes[k] = made
                     if run.outcome != RUNNING:
                         self._finished[k] = run
 
@@ -484,6 +508,7 @@ class Restarts:
         self.nodes = sum(nodes for k, nodes in self._nodes.items() if k <= self.done)
         if winner is None:
             return None
+        self.trial = TRIALS[self._plan[winner - 1][0]]
         found = self._finished[winner]
         if isinstance(found, FrameRun):  # its arrangements are numbered by the scan's tables
             answer = (found.count, found.outcome, found.nodes, found.kept)
@@ -492,47 +517,82 @@ class Restarts:
         return found
 
     def _take(self) -> int | None:
-        """The next restart's number, or None once a lower one has finished."""
+        """The next turn's number, or None once a lower one has finished."""
         with self._lock:
-            if self._finished:  # every restart below it was handed out already
+            if self._finished:  # every turn below it was handed out already
                 return None
             self._next += 1
-            self._plan_restart()
+            self._plan_turn()
             return self._next
 
-    def _plan_restart(self) -> None:
-        """Decide what the next restart is: the method whose planned work is the further
-        below its share (by budgets, not clocks: the same plan on any machine)."""
-        scan_work, frame_work = self._work
-        frame = self._frame is not None and frame_work * (1 - FRAME_SHARE) < scan_work * FRAME_SHARE
-        self._planned[frame] += 1
-        j = self._planned[frame]
-        self._plan.append((frame, j))
-        if frame:
-            self._work[1] += search.luby(j) * FRAME_RESTART_BASE * FRAME_PLACEMENT_COST
+    def _plan_turn(self) -> None:
+        """Decide what the next turn is: the kind whose planned work is the furthest below
+        its share (by budgets, not clocks: the same plan on any machine)."""
+        shares = (1.0, 0.0, 0.0)  # scan, frame, ordered
+        if self._frame is not None:
+            restarts = 1 - ORDERED_SHARE
+            shares = (restarts * (1 - FRAME_SHARE), restarts * FRAME_SHARE, ORDERED_SHARE)
+        behind = [
+            work / share if share > 0 else np.inf
+            for work, share in zip(self._work, shares, strict=True)
+        ]
+        kind = behind.index(min(behind))  # ties: the lower kind
+        self._planned[kind] += 1
+        j = self._planned[kind]
+        self._plan.append((kind, j))
+        if kind == SCAN:
+            self._work[kind] += search.luby(j) * search.RESTART_BASE
+        elif kind == FRAME:
+            self._work[kind] += search.luby(j) * FRAME_RESTART_BASE * FRAME_PLACEMENT_COST
         else:
-            self._work[0] += search.luby(j) * search.RESTART_BASE
+            self._work[kind] += ORDERED_SLICE * FRAME_PLACEMENT_COST
 
     def _beaten(self, k: int) -> bool:
         with self._lock:
             return bool(self._finished) and min(self._finished) < k
 
-    def _restart(
+    def _turn(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, k: int, until: float
-    ) -> search.Slices:
-        run: search.Slices
+    ) -> tuple[search.Slices, int]:
+        """Run turn ``k``: the run, and the placements the turn made."""
         with self._lock:
-            by_frame, j = self._plan[k - 1]
-        if by_frame and self._frame is not None:
+            kind, j = self._plan[k - 1]
+        if kind == ORDERED:
+            return self._ordered_turn(k, j, until)
+        run: search.Slices
+        if kind == FRAME and self._frame is not None:
             run, left = self._frame_restart(problem, self._frame, keep, j)
         else:
             run, left = self._scan_restart(problem, runs, keep, j)
+        self._advance(run, left, k, until)
+        return run, run.nodes
+
+    def _advance(self, run: search.Slices, left: int, k: int, until: float) -> None:
         while left > 0 and run.outcome == RUNNING and time.perf_counter() < until:
-            if self._beaten(k):  # a lower restart answered: this one cannot matter
+            if self._beaten(k):  # a lower turn answered: this one cannot matter
                 break
             run.advance(min(left, search.RACE_SLICE))
             left -= search.RACE_SLICE
-        return run
+
+    def _ordered_turn(self, k: int, j: int, until: float) -> tuple[search.Slices, int]:
+        """The ordered search's ``j``-th turn, once its turn ``j - 1`` has run (on any
+        thread): its work is then the same whatever the threads' timing."""
+        run = self._ordered
+        assert run is not None  # planned only where the frame method applies
+        with self._ordered_turns:
+            while self._ordered_done < j - 1 and time.perf_counter() < until:
+                if self._finished and min(self._finished) < k:
+                    break
+                self._ordered_turns.wait(0.01)
+        before = run.nodes
+        try:
+            if self._ordered_done == j - 1:  # not given up waiting
+                self._advance(run, ORDERED_SLICE, k, until)
+        finally:
+            with self._ordered_turns:
+                self._ordered_done = max(self._ordered_done, j)
+                self._ordered_turns.notify_all()
+        return run, run.nodes - before
 
     def _scan_restart(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, j: int
