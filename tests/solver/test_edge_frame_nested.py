@@ -5,7 +5,10 @@ subtrees, stopped and resumed at any budget."""
 
 from __future__ import annotations
 
+import os
 import random
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -176,3 +179,30 @@ def test_loops_cut_into_several_functions_search_the_same_tree(
             )
     finally:
         edge_frame._nested_search.cache_clear()
+
+
+def test_loops_unused_for_long_are_forgotten_with_their_compiled_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASTERION_CACHE", str(tmp_path))
+    folder = nested.cache_dir()
+    (folder / "__pycache__").mkdir(parents=True)
+    stale, recent = folder / "asterion_frame_old.py", folder / "asterion_frame_new.py"
+    for path in (stale, recent):
+        path.write_text("search = None\n")
+        (folder / "__pycache__" / f"{path.stem}.search-1.py311.nbi").write_bytes(b"")
+    long_ago = time.time() - (nested.UNUSED_DAYS + 1) * 86400
+    os.utime(stale, (long_ago, long_ago))
+    other = folder / "notes.txt"  # not ours: left alone, however old
+    other.write_text("")
+    os.utime(other, (long_ago, long_ago))
+    written = nested._written("asterion_frame_written", "search = None\n")
+    assert written.parent == folder and written.exists()
+    assert not stale.exists() and recent.exists() and other.exists()
+    assert [p.name for p in (folder / "__pycache__").iterdir()] == [
+        "asterion_frame_new.search-1.py311.nbi"
+    ]
+    # A source found again is marked used, so it is not forgotten in its turn.
+    os.utime(written, (long_ago, long_ago))
+    assert nested._written("asterion_frame_written", "search = None\n") == written
+    assert nested.forget_unused(folder) == []

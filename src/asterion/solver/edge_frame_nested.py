@@ -32,6 +32,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -391,8 +392,10 @@ def _written(name: str, source: str) -> Path:
         path = folder / f"{name}.py"
         try:
             if path.exists() and path.read_text() == source:
+                os.utime(path)  # used: kept by forget_unused
                 return path
             folder.mkdir(parents=True, exist_ok=True)
+            forget_unused(folder)
             scratch = path.with_suffix(f".{os.getpid()}.tmp")
             scratch.write_text(source)
             scratch.replace(path)  # atomic: another process may be writing it too
@@ -400,3 +403,26 @@ def _written(name: str, source: str) -> Path:
         except OSError:
             continue
     raise OSError(f"no folder to write the search loops to (tried {cache_dir()})")
+
+
+UNUSED_DAYS = 90
+"""Written loops not loaded for this long are deleted, with numba's compiled code of them,
+when new ones are written (a kind of puzzle no longer met, or an older asterion's)."""
+
+
+def forget_unused(folder: Path, days: float = UNUSED_DAYS) -> list[str]:
+    """Delete the loops in ``folder`` unused for ``days`` (and their compiled code); their
+    names."""
+    before = time.time() - days * 86400
+    gone = []
+    for path in folder.glob("asterion_frame_*.py"):
+        try:
+            if path.stat().st_mtime >= before:
+                continue
+            for compiled in (folder / "__pycache__").glob(f"{path.stem}.*"):
+                compiled.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
+            gone.append(path.stem)
+        except OSError:  # another process got there first, or the folder is read-only
+            continue
+    return sorted(gone)
