@@ -431,18 +431,28 @@ some 18 and 28 million a second on one thread)."""
 FRAME_SHARE = 0.5
 """The share of the restarts' work given to the frame's where it applies (the rest to the
 row scan's): each method has puzzles that the other takes ten times longer on."""
-ORDERED_SHARE = 1 / 3
-"""Where the frame method applies, the share of all the work given to its search in the
-puzzle's own order, never restarted (the rest to the restarts). The restarts and an
-unbroken search are slow on different puzzles: 7x7 3/6 seeds 0-79, 2 threads, two runs
-each, the worst 4.3-5.1 s with restarts only, 1.7-2.0 s with a third of the work in order
-(1.6 s at a quarter, 2.2 s at a half); docs/benchmarks.md."""
+ORDERED_SHARE = 2 / 3
+"""Where the frame method applies, the share of all the work given to its searches in fixed
+orders (:data:`ORDERS`), never restarted, in equal parts (the rest to the restarts). They are
+slow on other puzzles than the restarts and than one another: 7x7 3/6 seeds 0-79, 2
+threads, 62 under 0.5 s with restarts only (worst 4.3-5.1 s), 67 with a third of the work
+in the given order (worst 1.6-1.9 s), 74 with two thirds in two orders (worst 1.5-1.8 s);
+docs/benchmarks.md."""
+ORDERS = ("given", "rarest first")
+"""The orders of the inner pieces of the ordered searches: as the puzzle gives them, and by
+:func:`~asterion.solver.edge_search.rarity` (pieces of rare colors first)."""
 ORDERED_SLICE = FRAME_RESTART_BASE
-"""Inner placements of the ordered search per turn it is given."""
+"""Inner placements of an ordered search per turn it is given."""
 
-SCAN, FRAME, ORDERED = 0, 1, 2
-"""The kinds of work a first arrangement is looked for by (:class:`Restarts`)."""
-TRIALS = ("candidates shuffled", "inner pieces shuffled", "inner pieces in their order")
+SCAN, FRAME = 0, 1
+"""The kinds of restart; kind ``2 + i`` is the ordered search in ``ORDERS[i]``."""
+
+
+def trial(kind: int) -> str:
+    """How a turn of this kind tries the pieces (for the answer's notes)."""
+    if kind >= 2:
+        return f"inner pieces in a fixed order ({ORDERS[kind - 2]})"
+    return ("candidates shuffled", "inner pieces shuffled")[kind]
 
 
 class Restarts:
@@ -453,12 +463,12 @@ class Restarts:
 
     Where the frame method (:mod:`.edge_frame`) applies, some restarts are its inner search
     instead (its inner pieces in a shuffled order, stopped at the first inside that a ring
-    fits), and some turns go to that search in the puzzle's own order, resumed where it
-    stopped, never restarted (so it is also a proof when it ends without one). Each kind
+    fits), and some turns go to that search in fixed orders (:data:`ORDERS`), each resumed
+    where it stopped, never restarted (so also a proof when it ends without one). Each kind
     gets its share of the work (:data:`FRAME_SHARE`, :data:`ORDERED_SHARE`): their slow
     puzzles are not the same ones (benchmarks).
 
-    The turns are numbered and planned from budgets, not clocks, and the ordered search's
+    The turns are numbered and planned from budgets, not clocks, and an ordered search's
     turns run one after another in their order, so turn k is one fixed computation: the
     answer is the lowest-numbered turn that finishes, the same on any number of threads.
     """
@@ -467,7 +477,7 @@ class Restarts:
         self.threads = threads
         self.done = 0  # turns up to the answer (or begun, when none finished)
         self.nodes = 0  # placements made by those
-        self.trial = TRIALS[SCAN]  # how the answering turn tried the pieces
+        self.trial = trial(SCAN)  # how the answering turn tried the pieces
         self._lock = threading.Lock()
         self._next = 0
         self._finished: dict[int, search.Slices] = {}
@@ -476,11 +486,12 @@ class Restarts:
         self._rarity = np.zeros(0)  # the pieces' rarity, set by run()
         self._frame: FrameTables | None = None  # set by run() where the frame method applies
         self._plan: list[tuple[int, int]] = []  # turn k is (its kind, its number j in kind)
-        self._work = [0.0, 0.0, 0.0]  # the planned budgets so far by kind, in scan steps
-        self._planned = [0, 0, 0]  # the turns planned so far by kind
-        self._ordered: FrameRun | None = None  # the search in order, set by run()
+        kinds = 2 + len(ORDERS)
+        self._work = [0.0] * kinds  # the planned budgets so far by kind, in scan steps
+        self._planned = [0] * kinds  # the turns planned so far by kind
+        self._ordered: list[FrameRun] = []  # the searches in fixed orders, set by run()
         self._ordered_turns = threading.Condition(self._lock)
-        self._ordered_done = 0  # the ordered search's turns 1 .. this one have run
+        self._ordered_done = [0] * len(ORDERS)  # each one's turns 1 .. this one have run
 
     def run(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
@@ -492,7 +503,10 @@ class Restarts:
         self._rarity = search.rarity(problem)
         self._frame = frame_tables(problem, runs[0].tables)
         if self._frame is not None:
-            self._ordered = FrameRun(self._frame, 1, keep)
+            self._ordered = [
+                FrameRun(self._ordered_tables(problem, self._frame, order), 1, keep)
+                for order in ORDERS
+            ]
 
         def work() -> None:
             while time.perf_counter() < until and (k := self._take()) is not None:
@@ -508,7 +522,7 @@ class Restarts:
         self.nodes = sum(nodes for k, nodes in self._nodes.items() if k <= self.done)
         if winner is None:
             return None
-        self.trial = TRIALS[self._plan[winner - 1][0]]
+        self.trial = trial(self._plan[winner - 1][0])
         found = self._finished[winner]
         if isinstance(found, FrameRun):  # its arrangements are numbered by the scan's tables
             answer = (found.count, found.outcome, found.nodes, found.kept)
@@ -528,10 +542,11 @@ class Restarts:
     def _plan_turn(self) -> None:
         """Decide what the next turn is: the kind whose planned work is the furthest below
         its share (by budgets, not clocks: the same plan on any machine)."""
-        shares = (1.0, 0.0, 0.0)  # scan, frame, ordered
+        shares = [1.0] + [0.0] * (len(self._work) - 1)  # scan, frame, the ordered ones
         if self._frame is not None:
             restarts = 1 - ORDERED_SHARE
-            shares = (restarts * (1 - FRAME_SHARE), restarts * FRAME_SHARE, ORDERED_SHARE)
+            shares = [restarts * (1 - FRAME_SHARE), restarts * FRAME_SHARE]
+            shares += [ORDERED_SHARE / len(ORDERS)] * len(ORDERS)
         behind = [
             work / share if share > 0 else np.inf
             for work, share in zip(self._work, shares, strict=True)
@@ -557,8 +572,8 @@ class Restarts:
         """Run turn ``k``: the run, and the placements the turn made."""
         with self._lock:
             kind, j = self._plan[k - 1]
-        if kind == ORDERED:
-            return self._ordered_turn(k, j, until)
+        if kind >= 2:
+            return self._ordered_turn(kind - 2, k, j, until)
         run: search.Slices
         if kind == FRAME and self._frame is not None:
             run, left = self._frame_restart(problem, self._frame, keep, j)
@@ -574,25 +589,43 @@ class Restarts:
             run.advance(min(left, search.RACE_SLICE))
             left -= search.RACE_SLICE
 
-    def _ordered_turn(self, k: int, j: int, until: float) -> tuple[search.Slices, int]:
-        """The ordered search's ``j``-th turn, once its turn ``j - 1`` has run (on any
+    def _ordered_turn(self, i: int, k: int, j: int, until: float) -> tuple[search.Slices, int]:
+        """Ordered search ``i``'s ``j``-th turn, once its turn ``j - 1`` has run (on any
         thread): its work is then the same whatever the threads' timing."""
-        run = self._ordered
-        assert run is not None  # planned only where the frame method applies
+        run = self._ordered[i]  # planned only where the frame method applies
         with self._ordered_turns:
-            while self._ordered_done < j - 1 and time.perf_counter() < until:
+            while self._ordered_done[i] < j - 1 and time.perf_counter() < until:
                 if self._finished and min(self._finished) < k:
                     break
                 self._ordered_turns.wait(0.01)
         before = run.nodes
         try:
-            if self._ordered_done == j - 1:  # not given up waiting
+            if self._ordered_done[i] == j - 1:  # not given up waiting
                 self._advance(run, ORDERED_SLICE, k, until)
         finally:
             with self._ordered_turns:
-                self._ordered_done = max(self._ordered_done, j)
+                self._ordered_done[i] = max(self._ordered_done[i], j)
                 self._ordered_turns.notify_all()
         return run, run.nodes - before
+
+    def _ordered_tables(self, problem: EdgeProblem, frame: FrameTables, order: str) -> FrameTables:
+        """The frame's tables with the inner pieces in ``order`` (one of :data:`ORDERS`)."""
+        if order == "given":
+            return frame
+        return self._sorted_inside(problem, frame, -self._rarity[self._inner(problem)])
+
+    @staticmethod
+    def _inner(problem: EdgeProblem) -> list[int]:
+        return [i for i, piece in enumerate(problem.pieces) if BORDER not in piece]
+
+    @staticmethod
+    def _sorted_inside(problem: EdgeProblem, frame: FrameTables, keys: np.ndarray) -> FrameTables:
+        """The frame's tables with the inner pieces by their ``keys``, lowest first (ties:
+        as given)."""
+        order = [int(i) for i in np.argsort(keys, kind="stable")]
+        tables = frame_tables(problem, frame.problem, order)
+        assert tables is not None  # the same puzzle as the frame's
+        return tables
 
     def _scan_restart(
         self, problem: EdgeProblem, runs: list[search.Run], keep: int, j: int
@@ -605,10 +638,8 @@ class Restarts:
     def _frame_restart(
         self, problem: EdgeProblem, frame: FrameTables, keep: int, j: int
     ) -> tuple[FrameRun, int]:
-        inner = [i for i, piece in enumerate(problem.pieces) if BORDER not in piece]
+        inner = self._inner(problem)
         rng = np.random.default_rng(search.RESTART_SEED + j)
         draw = rng.random(len(inner)) - FRAME_RESTART_BIAS * self._rarity[inner]
-        order = [int(i) for i in np.argsort(draw, kind="stable")]
-        tables = frame_tables(problem, frame.problem, order)
-        assert tables is not None  # the same puzzle as the frame's
+        tables = self._sorted_inside(problem, frame, draw)
         return FrameRun(tables, 1, keep), search.luby(j) * FRAME_RESTART_BASE
