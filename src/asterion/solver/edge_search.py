@@ -121,7 +121,9 @@ ESTIMATE_PROBES = 20_000
 """Random probes per variant for :func:`estimated_nodes` when choosing one to count with."""
 ESTIMATE_SEED = 4
 RESTART_SHARE = 0.5
-"""Restarts may use this share of the time limit; the exhaustive race then runs in the rest."""
+"""Restarts may use this share of the time limit; the exhaustive race then runs in the rest
+(where the frame method applies, its searches in fixed orders are exhaustive already, and
+the restarts run to the time limit)."""
 MEMO_SIZE_LOG = 16
 """Memo entries per counting thread (32 bytes each; the table is zeroed lazily by the system)."""
 SLICE_SECONDS = 0.05
@@ -712,8 +714,10 @@ def search_arrangements(
     race : bool or None
         Run the :func:`race_variants` side by side in equal slices and answer with the first
         to finish (to find one arrangement fast); with ``count_limit`` 1, randomized restarts
-        first, for up to :data:`RESTART_SHARE` of the time limit. None (default): race when
-        ``count_limit`` is 1, else run ``variant`` alone (counting needs the whole space once).
+        first, for up to :data:`RESTART_SHARE` of the time limit (all of it where they
+        include the frame's exhaustive searches in fixed orders: no race then). None
+        (default): race when ``count_limit`` is 1, else run ``variant`` alone (counting needs
+        the whole space once).
     variant : Variant or None
         The search run when not racing (row by row from the north-west corner by default);
         None: the fastest way to count (once the default one has not finished within a few
@@ -760,8 +764,11 @@ def search_arrangements(
     if racing:
         runs = [Run(problem, v, count_limit, keep) for v in race_variants(problem)]
         if count_limit == 1:
-            winner = restarts.run(problem, runs, keep, began + RESTART_SHARE * time_limit)
-        winner = winner or _race(runs, deadline)
+            until = began + RESTART_SHARE * time_limit
+            winner = restarts.run(problem, runs, keep, until, deadline)
+        if winner is None and not restarts.exhaustive:
+            winner = _race(runs, deadline)
+        winner = winner or runs[0]  # the restarts ran out of time: unknown
         nodes = restarts.nodes + sum(run.nodes for run in runs)
     else:
         winner = parallel.count_split(
@@ -779,8 +786,11 @@ def search_arrangements(
     count, outcome = winner.count, winner.outcome
     status = edge_status(count, reached=outcome == LIMIT, exhausted=outcome == EXHAUSTED)
     how = f" (first of {len(runs)} raced)" if racing else ""
+    if restarts.exhaustive and winner in runs:
+        how = f" (none found in {restarts.done} turns of the restarts)"
     if racing and winner not in runs:
-        how = f" (turn {restarts.done} of the restarts: {restarts.trial}; {len(runs)} raced after)"
+        after = "" if restarts.exhaustive else f"; {len(runs)} raced after"
+        how = f" (turn {restarts.done} of the restarts: {restarts.trial}{after})"
     thread_cpu = restarts.thread_cpu
     if isinstance(winner, parallel.Tally) and not racing:
         how = f" (split into {winner.tasks} subtrees on {threads} threads)"
@@ -901,13 +911,12 @@ def rarity(problem: EdgeProblem) -> npt.NDArray[np.float64]:
 def _race(runs: list[Run], deadline: float) -> Run:
     """Round-robin in equal slices of :data:`RACE_SLICE` steps (so the winner does not depend
     on the machine's speed); the first run to finish wins, else the one with most found."""
-    while True:
+    while time.perf_counter() < deadline:
         for run in runs:
             run.advance(RACE_SLICE)
             if run.outcome != RUNNING:
                 return run
-        if time.perf_counter() >= deadline:
-            return max(runs, key=lambda r: r.count)
+    return max(runs, key=lambda r: r.count)
 
 
 def _validate(problem: EdgeProblem, count_limit: int, keep: int) -> None:

@@ -494,19 +494,28 @@ class Restarts:
         self._ordered_done = [0] * len(ORDERS)  # each one's turns 1 .. this one have run
 
     def run(
-        self, problem: EdgeProblem, runs: list[search.Run], keep: int, until: float
+        self,
+        problem: EdgeProblem,
+        runs: list[search.Run],
+        keep: int,
+        until: float,
+        deadline: float | None = None,
     ) -> search.Run | Tally | None:
         """The run that finished (found one, or searched its whole space: each run is
         complete, only its order of trial differs), or None when the clock passes ``until``
-        (the caller then races ``runs`` without cutoff). A frame restart's answer is a
+        (the caller then races ``runs`` without cutoff). Where the searches in fixed orders
+        run (:attr:`exhaustive`), the turns go on to ``deadline`` instead: those searches
+        are exhaustive, so no race is needed after them. A frame restart's answer is a
         :class:`Tally` of method "frame"."""
         self._rarity = search.rarity(problem)
         self._frame = frame_tables(problem, runs[0].tables)
-        if self._frame is not None:
+        if self._frame is not None and ORDERED_SHARE > 0:
             self._ordered = [
                 FrameRun(self._ordered_tables(problem, self._frame, order), 1, keep)
                 for order in ORDERS
             ]
+        if self.exhaustive and deadline is not None:
+            until = deadline
 
         def work() -> None:
             while time.perf_counter() < until and (k := self._take()) is not None:
@@ -529,6 +538,11 @@ class Restarts:
             return Tally(search.Variant(), found.frame.problem, *answer, method="frame")
         assert isinstance(found, search.Run)
         return found
+
+    @property
+    def exhaustive(self) -> bool:
+        """Do the turns include an exhaustive search (one in a fixed order)?"""
+        return bool(self._ordered)
 
     def _take(self) -> int | None:
         """The next turn's number, or None once a lower one has finished."""
