@@ -505,6 +505,18 @@ def test_restarts_do_not_touch_counting() -> None:
     assert counted.complete
 
 
+def unsolvable_4x4() -> EdgeProblem:
+    """A 4x4 with one inner piece's sides swapped: no arrangement (the exhaustive count)."""
+    problem = generate(4, 4, 2, 3, seed=1)
+    pieces = list(problem.pieces)
+    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
+    n, e, s, w = pieces[centre]
+    pieces[centre] = (e, n, s, w)
+    bad = EdgeProblem(tuple(pieces), 4, 4, True)
+    assert not backtrack_arrangements(bad)
+    return bad
+
+
 @pytest.mark.parametrize("restart_base", [1, edge_search.RESTART_BASE])
 def test_restarts_still_prove_infeasible(
     monkeypatch: pytest.MonkeyPatch, restart_base: int
@@ -515,13 +527,7 @@ def test_restarts_still_prove_infeasible(
     if restart_base == 1:  # and no frame restarts or ordered search (they could prove it)
         monkeypatch.setattr(parallel, "FRAME_SHARE", 0.0)
         monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.0)
-    problem = generate(4, 4, 2, 3, seed=1)
-    pieces = list(problem.pieces)
-    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
-    n, e, s, w = pieces[centre]
-    pieces[centre] = (e, n, s, w)
-    bad = EdgeProblem(tuple(pieces), 4, 4, True)
-    assert not backtrack_arrangements(bad)
+    bad = unsolvable_4x4()
     result = search_arrangements(bad, time_limit=1.0)
     assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
     assert ("restart" in result.notes[0]) == (restart_base > 1)
@@ -535,13 +541,7 @@ def test_the_ordered_search_proves_infeasible_among_the_restarts(
     monkeypatch.setattr(edge_search, "RESTART_BASE", 1)
     monkeypatch.setattr(parallel, "FRAME_RESTART_BASE", 1)
     monkeypatch.setattr(parallel, "ORDERED_SLICE", 8)
-    problem = generate(4, 4, 2, 3, seed=1)  # the puzzle of the test above
-    pieces = list(problem.pieces)
-    centre = next(i for i, p in enumerate(pieces) if BORDER not in p and len(set(p)) > 2)
-    n, e, s, w = pieces[centre]
-    pieces[centre] = (e, n, s, w)
-    bad = EdgeProblem(tuple(pieces), 4, 4, True)
-    assert not backtrack_arrangements(bad)
+    bad = unsolvable_4x4()
     for threads in (1, 2):
         result = search_arrangements(bad, time_limit=10.0, threads=threads)
         assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
