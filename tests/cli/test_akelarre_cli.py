@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
+from asterion.models.akelarre import ELEMENTS
+
 FIRE_ONLY = {
     "objectives": [{"id": f"F{k}", "needs": {"fire": 8}} for k in range(6)],
 }
@@ -121,9 +123,49 @@ def test_bad_tables_are_one_line_exit_2(
 
 
 @pytest.mark.parametrize("command", ["equilibria", "balance", "simulate", "plan"])
-def test_players_outside_2_to_5(command: str) -> None:
-    code, out, err = run("akelarre", command, "--players", "6")
-    assert code == 2 and out == "" and "players must be 2 to 5, not 6" in err
+@pytest.mark.parametrize("players", ["6", "-3", "99999999999999999999"])
+def test_players_outside_2_to_5(command: str, players: str) -> None:
+    # (a policy name was once copied --players times before the check: a crash on huge counts)
+    code, out, err = run("akelarre", command, "--players", players)
+    assert code == 2 and out == "" and f"players must be 2 to 5, not {players}" in err
+
+
+def test_plan_refuses_what_play_cannot_have(tmp_path: Path) -> None:
+    # One card per objective id; a first player among the seats; a turn not begun yet (the
+    # planner's seat already sent fire in the file's chain: planning its turn afresh would
+    # drop that message).
+    code, _, err = run("akelarre", "plan", "--goals", "O13,O13")
+    assert code == 2 and "objective O13 given twice" in err
+    code, _, err = run("akelarre", "plan", "--first", "7")
+    assert code == 2 and "first: first must be a seat 0-2" in err
+    position = {
+        "players": 3,
+        "seats": [{}, {}, {}],
+        "chain": [{"seat": 0, "destination": "fire", "to": 1}],
+    }
+    state = write(tmp_path, position, "midturn.json")
+    code, out, err = run("akelarre", "plan", "--state", state, "--others", "earth,fire")
+    assert code == 2 and out == "" and f"{state}: chain: a message chain is under way" in err
+
+
+def test_table_errors_found_later_name_their_file(tmp_path: Path) -> None:
+    missing = write(tmp_path, {"tables": {"3": {"earth": 9, "water": 9, "air": 9}}}, "s.json")
+    code, _, err = run("akelarre", "equilibria", "--players", "3", "--supply", missing)
+    assert code == 2 and f"{missing}: tables.3: fire is missing" in err
+    other = write(tmp_path, {"tables": {"4": {e: 9 for e in ELEMENTS}}}, "s4.json")
+    code, _, err = run("akelarre", "equilibria", "--players", "3", "--supply", other)
+    assert code == 2 and f"{other}: tables: no supply for 3 players" in err
+    one = write(tmp_path, {"objectives": [{"id": "X", "needs": {"fire": 1}}]}, "o.json")
+    for command in ("equilibria", "simulate"):
+        code, _, err = run("akelarre", command, "--players", "3", "--objectives", one)
+        assert code == 2 and f"{one}: objectives: 4 objectives are needed" in err
+
+
+def test_balance_keeps_both_tables_when_the_file_is_named_shipped(tmp_path: Path) -> None:
+    table = {"tables": {"4": {"1": 9, "2": 3, "3": 4, "4": 3, "5": 2}}}
+    path = write(tmp_path, table, "shipped")
+    code, out, _ = run("akelarre", "balance", "--games", "2", "--payouts", path, "--json")
+    assert code == 0 and list(json.loads(out)) == ["shipped", "shipped (file)"]
 
 
 def test_bad_state_file_and_bad_destination(tmp_path: Path) -> None:

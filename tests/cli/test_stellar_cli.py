@@ -8,8 +8,12 @@ from pathlib import Path
 import pytest
 from clirun import run, write
 
+from asterion.models.stellar_cards import deck_to_data, default_deck
+
 # Cards of the shipped deck (tools/build_stellar_deck.py): M4a moon 4 (1 star), M5a moon 5
 # (2 stars), M0a moon 0/6 (3 stars), P1a planet 1 (2 stars).
+NOTEBOOK_14 = ["M4a", "M5a", "M0a", "P1a", "M5b", "M3a", *[f"A{n}a" for n in range(1, 6)]]
+NOTEBOOK_14 += ["B1a", "B2a", "B3a"]
 SEED_EXAMPLE = {
     "players": [
         {"telescope": {"1": "M0a", "3": "M5a"}, "notebook": ["M4a", "M5b", "M3a"]},
@@ -42,6 +46,14 @@ def test_score_json_worked_example(tmp_path: Path) -> None:
         ({"players": [{"telescope": {"1": "M4a", "9": "M5a"}}, {}]}, "illegal placement"),
         ({"players": [{"notebook": ["M4a"]}, {"hand": ["M4a"]}]}, "players.1.hand.0"),
         ('{"players": [', "not valid JSON"),
+        ({"players": ["P1a", {}]}, "players.0: should be a JSON object, not a string"),
+        # what play cannot reach: a notebook holds 12 cards and the final one, a hand 2 and
+        # the card just taken, a player 0-11 turns; a reset has a player who may ask for it
+        ({"players": [{"notebook": NOTEBOOK_14}, {}]}, "players.0.notebook: 14 cards"),
+        ({"players": [{}, {"hand": ["M4a", "M5a", "M0a", "P1a"]}]}, "players.1.hand: 4 cards"),
+        ({"players": [{}, {}], "turns_taken": [-3, 0]}, "turns_taken: player 0 has taken -3"),
+        ({"players": [{}, {}], "turns_taken": [0, 12]}, "turns_taken: player 1 has taken 12"),
+        ({"players": [{}, {}], "phase": "reset"}, "resetter: a reset needs the player"),
     ],
 )
 def test_bad_game_is_one_line_exit_2(tmp_path: Path, document: object, names: str) -> None:
@@ -49,6 +61,30 @@ def test_bad_game_is_one_line_exit_2(tmp_path: Path, document: object, names: st
     code, out, err = run("stellar", "score", path)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and path in err and names in err
+
+
+def test_the_active_player_has_a_slot_to_fill(tmp_path: Path) -> None:
+    # Player 0's telescope is full, player 1's is not: in the turn phase it is player 1's turn.
+    deck = [card.id for card in default_deck().cards]
+    clouds = [card for card in deck if card[0] in "CB"][:12]  # no card of NOTEBOOK_14
+    full = {str(slot): card for slot, card in zip(range(1, 13), clouds, strict=True)}
+    telescope = {slot: {"card": card, "face_down": True} for slot, card in full.items()}
+    position = {"players": [{"telescope": telescope}, {"telescope": {"1": deck[-1]}}]}
+    path = write(tmp_path, position)
+    code, _, err = run("stellar", "advise", path, "--json")
+    assert code == 2 and "active: player 0's telescope is full" in err
+    position["active"] = 1
+    code, _, _ = run("stellar", "advise", write(tmp_path, position), "--samples", "2")
+    assert code == 0
+
+
+@pytest.mark.parametrize("command", ["solve", "selfplay"])
+def test_a_deck_without_starters_is_named(tmp_path: Path, command: str) -> None:
+    cards = [c for c in deck_to_data(default_deck())["cards"] if not c.get("starter")]
+    path = write(tmp_path, {"cards": cards}, "deck.json")
+    code, out, err = run("stellar", command, "--deck", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"{path}: cards: the deck needs" in err
 
 
 def test_selfplay_json_and_plot(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -177,6 +178,29 @@ def test_advice_is_the_same_for_the_same_seed() -> None:
     state = late_position(6)
     first = advise(state, samples=4, seed=7)
     assert advise(state, samples=4, seed=7) == first
+
+
+def test_advice_sees_only_what_the_player_sees() -> None:
+    # The opponent's hand and the deck reordered (one hand card swapped into the deck, the
+    # deck reversed): the player to move cannot tell the two positions apart, so the advice
+    # must rank the moves alike.
+    state = late_position(6)
+    opponent = 1 - state.active
+    hand, deck = state.areas[opponent].hand, state.deck
+    swapped = (deck[0], *hand[1:])
+    area = replace(state.areas[opponent], hand=swapped)
+    areas = (area, state.areas[1]) if opponent == 0 else (state.areas[0], area)
+    other = replace(state, areas=areas, deck=(*deck[1:], hand[0])[::-1])
+    assert other != state
+
+    def ranking(position: StellarState) -> list[tuple[float, Move]]:
+        # (a move that draws from the deck is shown with the file's deck top; compare the
+        # moves that do not)
+        advice = advise(position, samples=6, seed=3, halving=False)
+        return [(a.mean, a.move) for a in advice if not a.slot_after_draw]
+
+    assert len(ranking(state)) > 10
+    assert ranking(other) == ranking(state)
 
 
 def test_halving_ranks_by_round_reached_then_mean() -> None:

@@ -8,6 +8,8 @@ formats.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,7 +38,9 @@ from asterion.models.akelarre import (
     parse_destination,
 )
 from asterion.models.akelarre_files import (
+    MAX_AMOUNT,
     build_rules,
+    check_players,
     load_objectives,
     load_payouts,
     load_powers,
@@ -89,7 +93,8 @@ PowersOpt = Annotated[
     Path | None, typer.Option("--powers", metavar="FILE", help="Power cards (K3).")
 ]
 SabbaOpt = Annotated[
-    int, typer.Option("--sabba-bonus", min=0, help="K4: extra resources when alone.")
+    int,
+    typer.Option("--sabba-bonus", min=0, max=MAX_AMOUNT, help="K4: extra resources when alone."),
 ]
 SeedOpt = Annotated[int, typer.Option(help="Seed: the same seed, the same answer.")]
 
@@ -110,7 +115,20 @@ def _rules(
         powers=load_powers(powers) if powers else None,
         sabba_bonus=sabba_bonus,
         source=str(payouts) if payouts else "payouts",
+        supply_source=str(supply) if supply else "supply",
     )
+
+
+@contextmanager
+def _blaming(path: Path | None, field: str) -> Iterator[None]:
+    """Errors about ``field`` found later (a deal short of objective cards, a position in the
+    middle of a turn) name the user's file it came from."""
+    try:
+        yield
+    except InputError as error:
+        if path is None or error.field != field:
+            raise
+        raise error.located(str(path)) from None
 
 
 def _position(
@@ -118,7 +136,8 @@ def _position(
 ) -> AkelarreState:
     """The position file's (its player count wins), or a seeded deal."""
     if state_file is None:
-        return AkelarreState.new_game(_rules(players, *tables), seed=seed, first=0)
+        with _blaming(tables[2], "objectives"):
+            return AkelarreState.new_game(_rules(players, *tables), seed=seed, first=0)
     data = read_json_file(state_file)
     counted = data.get("players") if isinstance(data, dict) else None
     if isinstance(counted, int) and 2 <= counted <= 5:
@@ -286,14 +305,15 @@ def plan(
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     base = None if state_file is None else _position(state_file, players, 0, tables)
     rules = base.rules if base is not None else _rules(players, *tables)
-    instance = PlanInstance.start(
-        rules,
-        seat=seat,
-        objectives=[o.strip() for o in objectives_list.split(",") if o.strip()],
-        others=_schedules(others),
-        first=base.first if base is not None else first,
-        base=base,
-    )
+    with _blaming(state_file, "chain"):
+        instance = PlanInstance.start(
+            rules,
+            seat=seat,
+            objectives=[o.strip() for o in objectives_list.split(",") if o.strip()],
+            others=_schedules(others),
+            first=base.first if base is not None else first,
+            base=base,
+        )
     answer = (
         plan_cp_sat(instance, time_limit=time_limit)
         if method == "cp-sat"
@@ -321,6 +341,7 @@ def plan(
 
 
 def _policies(text: str, players: int) -> list[str]:
+    check_players(players)  # before a name is copied for each player
     names = [name.strip() for name in text.split(",") if name.strip()]
     if len(names) == 1:
         names *= players
@@ -363,10 +384,16 @@ def balance(
     variants: dict[str, AkelarreRules] = {}
     if payouts is not None:
         variants["shipped"] = _rules(players, None, supply, objectives, powers, sabba_bonus)
-    variants[str(payouts.name) if payouts else "shipped"] = _rules(players, *tables)
+    label = "shipped" if payouts is None else payouts.name
+    if label in variants:  # a file named "shipped": both tables are still reported, apart
+        label += " (file)"
+    variants[label] = _rules(players, *tables)
     reports: dict[str, BalanceReport] = {}
     for label, rules in variants.items():
-        with progress_bar(f"playing ({label})", quiet=json_out) as progress:
+        with (
+            progress_bar(f"playing ({label})", quiet=json_out) as progress,
+            _blaming(objectives, "objectives"),
+        ):
             reports[label] = selfplay(rules, names, games, seed, progress=progress)
     document = {label: report.to_data() for label, report in reports.items()}
     if out is not None:
@@ -454,7 +481,8 @@ def simulate(
     rules = _rules(players, payouts, supply, objectives, powers, sabba_bonus)
     made = [make_policy(name) for name in names] + [make_policy("random")] * (rules.seats - players)
     log: list[TurnReport] = []
-    record = play_game(rules, made, seed, log=log)
+    with _blaming(objectives, "objectives"):
+        record = play_game(rules, made, seed, log=log)
     turns = [
         {
             "turn": report.turn,

@@ -20,7 +20,7 @@ from asterion.cli._common import (
     save_svg,
 )
 from asterion.errors import InputError
-from asterion.models.stellar import Score, StellarState
+from asterion.models.stellar import Score, StellarRules, StellarState
 from asterion.models.stellar_cards import Deck, load_deck
 from asterion.models.stellar_files import load_game
 from asterion.models.stellar_solo import deal_solo_puzzle, load_solo_puzzle
@@ -146,6 +146,7 @@ def selfplay_command(
     plot: Annotated[
         Path | None, typer.Option(metavar="FILE", help="SVG of the score distributions.")
     ] = None,
+    deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Two policies play many seeded games: win rates and score distributions."""
@@ -154,7 +155,8 @@ def selfplay_command(
         raise InputError(f"--policies takes two names separated by a comma, not {policies!r}")
     first, second = (make_policy(name) for name in names)
     with progress_bar("playing", quiet=json_out) as progress:
-        report = selfplay(first, second, games, seed, progress=progress)
+        rules = StellarRules(deck=load_deck(deck_file)) if deck_file is not None else None
+        report = selfplay(first, second, games, seed, rules=rules, progress=progress)
     save_svg(
         plot, lambda: score_distribution_svg(report, title="Stellar self-play"), quiet=json_out
     )
@@ -214,7 +216,11 @@ def solve(
     else:
         console.print(
             f"{answer.status.value} ({answer.method}, {answer.wall_time:.2f} s): "
-            f"best score {answer.best_score}, bound {answer.bound}"
+            + (
+                "no plan found"
+                if answer.best_score is None
+                else f"best score {answer.best_score}, bound {answer.bound}"
+            )
         )
         for number, move in enumerate(answer.plan, start=1):
             console.print(f"  {number:>2}. {move}")

@@ -114,10 +114,14 @@ class _PowersSpec(BaseModel):
 # -- tables by player count --------------------------------------------------------------------
 
 
+MAX_AMOUNT = 1000
+"""The most resources a count, a payout or a bonus may give."""
+
+
 def _resources(counts: dict[ElementName, int], field: str) -> Resources:
     for element, count in counts.items():
-        if not 0 <= count <= 1000:
-            raise InputError(f"{element} count must be 0 to 1000, not {count}", field=field)
+        if not 0 <= count <= MAX_AMOUNT:
+            raise InputError(f"{element} count must be 0 to {MAX_AMOUNT}, not {count}", field=field)
     plain: dict[str, int] = {str(key): value for key, value in counts.items()}
     values = [plain.get(name, 0) for name in ELEMENTS]
     return (values[0], values[1], values[2], values[3])
@@ -144,9 +148,9 @@ def payouts_from_data(data: Any, source: str) -> dict[int, PayoutTable]:
                     source=source,
                     field=field,
                 )
-            if not 0 <= amount <= 1000:
+            if not 0 <= amount <= MAX_AMOUNT:
                 raise InputError(
-                    f"resources must be 0 to 1000, not {amount}",
+                    f"resources must be 0 to {MAX_AMOUNT}, not {amount}",
                     source=source,
                     field=f"{field}.{key}",
                 )
@@ -166,8 +170,16 @@ def supply_from_data(data: Any, source: str) -> dict[int, Resources]:
     spec = validate(_SupplySpec, data, source)
     tables = {}
     for players_key, counts in spec.tables.items():
+        field = f"tables.{players_key}"
+        missing = [name for name in ELEMENTS if name not in counts]
+        if missing:  # a location left out is more likely a slip than an empty one
+            raise InputError(
+                f"{missing[0]} is missing (give all four elements, 0 for none)",
+                source=source,
+                field=field,
+            )
         try:
-            tables[int(players_key)] = _resources(counts, f"tables.{players_key}")
+            tables[int(players_key)] = _resources(counts, field)
         except InputError as error:
             raise error.located(source) from None
     return tables
@@ -248,6 +260,12 @@ def default_powers() -> tuple[PowerCard, ...]:
     return powers_from_data(_shipped("akelarre_powers.json"), "akelarre_powers.json")
 
 
+def check_players(players: int) -> None:
+    """:raises InputError: for a player count outside 2-5."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InputError(f"players must be 2 to 5, not {players}", field="players")
+
+
 def build_rules(
     players: int,
     *,
@@ -258,18 +276,18 @@ def build_rules(
     sabba_bonus: int = 1,
     turns: int = DEFAULT_TURNS,
     source: str = "payouts",
+    supply_source: str = "supply",
 ) -> AkelarreRules:
     """Rules for ``players`` players from tables by player count (the shipped ones where a
     table is not given). :raises InputError: for a player count outside 2–5 or a table
     without that count."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InputError(f"players must be 2 to 5, not {players}", field="players")
+    check_players(players)
     payouts = default_payouts() if payouts is None else payouts
     supply = default_supply() if supply is None else supply
     if players not in payouts:
         raise InputError(f"no payout table for {players} players", source=source, field="tables")
     if players not in supply:
-        raise InputError(f"no supply for {players} players", source="supply", field="tables")
+        raise InputError(f"no supply for {players} players", source=supply_source, field="tables")
     return AkelarreRules(
         players=players,
         payouts=payouts[players],

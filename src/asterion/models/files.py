@@ -30,7 +30,7 @@ def read_json_text(text: str, source: str) -> Any:
         return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except _DuplicateKeyError as error:
         raise InputError(
-            f"key {error.key!r} appears twice in one object (for stars: two stars on one point)",
+            f"key {error.key!r} appears twice in one object (the last would silently win)",
             source=source,
         ) from None
     except json.JSONDecodeError as error:
@@ -106,8 +106,19 @@ def _describe(error: Any) -> str:
         return "unknown field"
     if kind == "missing":
         return "required field is missing"
+    if kind in ("model_type", "dict_type"):  # pydantic names its own classes here
+        return f"should be a JSON object, not {_json_type(error.get('input'))}"
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     if kind in ("enum", "literal_error") or "Input should be" in message:
         return f"{message} (got {error.get('input')!r})"
     return message
+
+
+def _json_type(value: Any) -> str:
+    """What a parsed JSON value was written as."""
+    if isinstance(value, bool):
+        return "true or false"
+    names = {type(None): "null", str: "a string", int: "a number", float: "a number"}
+    names |= {list: "an array", dict: "an object"}
+    return names.get(type(value), type(value).__name__)

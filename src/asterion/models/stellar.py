@@ -167,7 +167,9 @@ class StellarState:
         rng = random.Random(seed)
         starters = [card.id for card in rules.deck.starters]
         if len(starters) < 5:
-            raise InputError("the deck needs 5 starter cards", field="cards")
+            raise InputError(
+                "the deck needs 5 starter cards", source=rules.deck.source, field="cards"
+            )
         rng.shuffle(starters)
         rest = [card.id for card in rules.deck.cards if not card.starter] + starters[4:]
         rng.shuffle(rest)

@@ -12,7 +12,7 @@ the 5 starters. The deck file is::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, cached_property
 from importlib import resources
@@ -140,6 +140,8 @@ class Layout:
 class Deck:
     cards: tuple[StellarCard, ...]
     name: str = ""
+    source: str | None = field(default=None, compare=False)
+    """The file the deck was read from (for errors about the deck as a whole)."""
 
     @cached_property
     def by_id(self) -> dict[CardId, StellarCard]:
@@ -205,7 +207,7 @@ def deck_from_data(data: object, source: str) -> Deck:
         )
         for card in spec.cards
     )
-    return Deck(cards, spec.name)
+    return Deck(cards, spec.name, source)
 
 
 def deck_to_data(deck: Deck) -> dict[str, object]:

@@ -27,7 +27,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asterion.errors import InputError
 from asterion.models.files import read_json_file, read_json_text, validate
-from asterion.models.stellar import Phase, Placed, PlayerArea, StellarRules, StellarState
+from asterion.models.stellar import (
+    HAND_SIZE,
+    Phase,
+    Placed,
+    PlayerArea,
+    StellarRules,
+    StellarState,
+)
 from asterion.models.stellar_cards import Deck, SectionName, default_deck
 
 GAME_FORMAT = "asterion.stellar-game/1"
@@ -98,6 +105,7 @@ def _build(spec: GameSpec, deck: Deck) -> StellarState:
         max(0, len(areas[0].telescope) - 1),
         max(0, len(areas[1].telescope) - 1),
     )
+    _check_turn(rules, spec, areas[spec.active], phase, taken)
     display = (*spec.display, *([None] * (5 - len(spec.display))))
     return StellarState(
         (areas[0], areas[1]),
@@ -109,6 +117,25 @@ def _build(spec: GameSpec, deck: Deck) -> StellarState:
         resetter=spec.resetter,
         rules=rules,
     )
+
+
+def _check_turn(
+    rules: StellarRules, spec: GameSpec, active: PlayerArea, phase: Phase, taken: tuple[int, int]
+) -> None:
+    """What play can reach: the turns taken, and whose turn it is in which phase."""
+    for player, turns in enumerate(taken):
+        if not 0 <= turns <= rules.turns:
+            raise InputError(
+                f"player {player} has taken {turns} turns (0-{rules.turns})", field="turns_taken"
+            )
+    if phase == "reset" and spec.resetter is None:
+        raise InputError("a reset needs the player who may ask for it", field="resetter")
+    if phase == "turn" and len(active.telescope) == len(rules.layout.slots):
+        raise InputError(
+            f"player {spec.active}'s telescope is full: the turn is the other's, or the phase "
+            "'final' or 'over'",
+            field="active",
+        )
 
 
 def _slot_number(key: str, slots: tuple[int, ...], field: str) -> int:
@@ -146,6 +173,16 @@ def _area(rules: StellarRules, spec: _PlayerSpec, field: str) -> PlayerArea:
                 raise InputError(
                     f"unknown card {card!r} (not in the deck)", field=f"{field}.{part}.{i}"
                 )
+    most = {  # a notebook: 12 cards and the final one; a hand: 2 and the card just taken
+        "notebook": rules.turns + 2,
+        "hand": HAND_SIZE + 1,
+    }
+    for part, limit in most.items():
+        if len(getattr(spec, part)) > limit:
+            raise InputError(
+                f"{len(getattr(spec, part))} cards, more than play can put there ({limit})",
+                field=f"{field}.{part}",
+            )
     area = PlayerArea(tuple(telescope), tuple(spec.notebook), tuple(spec.hand))
     _check_types_connected(rules, area, f"{field}.telescope")
     return area

@@ -210,13 +210,19 @@ def deal_solo_puzzle(seed: int, turns: int = MAX_TURNS, deck: Deck | None = None
     rng = random.Random(seed)
     starters = [card.id for card in deck.starters]
     if len(starters) < 2:
-        raise InputError("the deck needs at least 2 starter cards", field="cards")
+        raise InputError(
+            "the deck needs at least 2 starter cards", source=deck.source, field="cards"
+        )
     rng.shuffle(starters)
     rest = [card.id for card in deck.cards if not card.starter] + starters[2:]
     rng.shuffle(rest)
     needed = HAND_SIZE + DISPLAY_SIZE + DRAWS_PER_TURN * turns
     if len(rest) < needed:
-        raise InputError(f"the deck has {len(rest)} cards to deal, {turns} turns need {needed}")
+        raise InputError(
+            f"the deck has {len(rest)} cards to deal, {turns} turns need {needed}",
+            source=deck.source,
+            field="cards",
+        )
     hand, display = tuple(rest[:HAND_SIZE]), tuple(rest[HAND_SIZE : HAND_SIZE + DISPLAY_SIZE])
     targets = _typical_targets(deck, starters[0], turns, rng)
     return SoloPuzzle(

@@ -95,6 +95,18 @@ class PlanInstance:
             raise InputError(f"give 1 to {MAX_OBJECTIVES} objectives", field="objectives")
         for objective in objectives:
             rules.objective(objective)
+        twice = sorted({o for o in objectives if objectives.count(o) > 1})
+        if twice:
+            raise InputError(
+                f"objective {twice[0]} given twice (one card each)", field="objectives"
+            )
+        if not 0 <= first < rules.players:
+            raise InputError(f"first must be a seat 0-{rules.players - 1}", field="first")
+        if base is not None and base.chain:
+            raise InputError(
+                "a message chain is under way: plans start at the beginning of a turn",
+                field="chain",
+            )
         if len(others) != rules.seats - 1:
             raise InputError(
                 f"{rules.seats - 1} other seats need a schedule, not {len(others)}",

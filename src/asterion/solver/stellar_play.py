@@ -1116,12 +1116,14 @@ def _drawn_turns(world: StellarState, player: int, move: Move) -> list[Move]:
 
 def _determinize(state: StellarState, player: int, rng: random.Random) -> StellarState:
     """One possible world: the opponent's hand and the deck shuffled together and dealt back
-    (sizes kept). A solo deck is known, so it is kept."""
+    (sizes kept). They are sorted first, so that two positions the player cannot tell apart
+    (the same unseen cards, in another order) get the same worlds. A solo deck is known, so it
+    is kept."""
     if state.rules.is_solo:
         return state
     opponent = 1 - player
     hand = state.areas[opponent].hand
-    unseen = [*hand, *state.deck]
+    unseen = sorted([*hand, *state.deck])  # what the player sees alike is sampled alike
     rng.shuffle(unseen)
     area = replace(state.areas[opponent], hand=tuple(unseen[: len(hand)]))
     areas = (area, state.areas[1]) if opponent == 0 else (state.areas[0], area)
