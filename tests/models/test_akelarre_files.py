@@ -59,7 +59,11 @@ def test_bad_supply_unknown_element_and_negative() -> None:
     with pytest.raises(InputError, match=r"tables\.4\.aether"):
         supply_from_data({"tables": {"4": {"aether": 3}}}, "s.json")
     with pytest.raises(InputError, match=r"s.json: tables.4: earth count must be 0 to 1000"):
-        supply_from_data({"tables": {"4": {"earth": -1}}}, "s.json")
+        supply_from_data(
+            {"tables": {"4": {"earth": -1, "water": 1, "air": 1, "fire": 1}}}, "s.json"
+        )
+    with pytest.raises(InputError, match=r"s.json: tables.4: water is missing"):
+        supply_from_data({"tables": {"4": {"earth": 1, "air": 1, "fire": 1}}}, "s.json")
 
 
 def test_players_outside_2_to_5() -> None:
