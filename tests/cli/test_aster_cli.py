@@ -269,6 +269,9 @@ def test_reach_unreachable(tmp_path: Path) -> None:
         (["--pattern", "[[0,0],[12,0]]"], "wider than the board"),
         (["--target", "Cru", "--engine", "magic"], "magic"),
         (["--target", "Nope"], "Nope"),
+        # CP-SAT keeps its seed in 32 bits (a larger one was a traceback)
+        (["--target", "Cru", "--engine", "cp-sat", "--seed", "2147483648"], "seed must be"),
+        (["--target", "Cru", "--engine", "cp-sat", "--seed", "-2147483649"], "seed must be"),
     ],
 )
 def test_bad_reach_input(args: list[str], names: str) -> None:

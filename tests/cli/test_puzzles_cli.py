@@ -234,6 +234,14 @@ def test_booklet_refuses_foreign_json(tmp_path: Path) -> None:
     assert code == 2 and "odd.json" in err
 
 
+def test_booklet_of_no_puzzles_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    empty, out = tmp_path / "empty", tmp_path / "b.html"
+    empty.mkdir()
+    code, _, err = run("puzzles", "booklet", str(empty), "--out", str(out))
+    assert code == 2 and err == f"asterion: error: {empty}: no puzzle files in this folder\n"
+    assert not out.exists()
+
+
 def test_sky_puzzles_from_a_chart_file(tmp_path: Path) -> None:
     from importlib import resources
 

@@ -263,7 +263,9 @@ def test_a_two_turn_expert_puzzle_is_played_across_the_turns() -> None:
         action = step.action
         points = [p for p in (action.point, action.origin, action.target) if p is not None]
         game.handle(" ".join([action.kind.value, *points]))
-    assert game.solved and "shortest plan" in game._solved_words()
+    # (the turn's end is not an action: the solution's actions are the shortest plan's)
+    assert game.solved and game.actions_used == len(made.solution.steps)
+    assert "the shortest plan. Solved!" in game._solved_words()
 
 
 def test_the_largest_board_keeps_moves_apart() -> None:

@@ -27,7 +27,6 @@ from rich.progress import (
 from rich.text import Text
 
 from asterion.cli._common import (
-    BAD_INPUT,
     NO,
     UNKNOWN,
     YES,
@@ -377,13 +376,12 @@ def booklet(
     """A printable booklet: a cover with the contents, every puzzle with its picture (two to
     a printed page), the solutions at the back in the same order.
 
-    `--out booklet.pdf` prints it to PDF with WeasyPrint (`pip install 'asterion[pdf]'`).
+    `--out booklet.pdf` prints it to PDF with WeasyPrint (`pip install 'asterion\\[pdf]'`).
     """
     from asterion.puzzles.booklet import write_booklet
 
     if not folder.is_dir():
-        raise InputError("no such folder", source=str(folder))
+        problem = "is a file, not a folder" if folder.exists() else "no such folder"
+        raise InputError(problem, source=str(folder))
     written = write_booklet(folder, out, title=title)
     console.print(f"{out}: {written} puzzles")
-    if written == 0:
-        raise typer.Exit(BAD_INPUT)

@@ -373,13 +373,15 @@ def write_booklet(folder: Path, out: Path, *, title: str = "Star puzzles") -> in
     """Write the booklet of ``folder`` to ``out`` (a PDF when its name ends in ``.pdf``, else
     HTML); returns the number of puzzles.
 
-    :raises InputError: for a bad puzzle file, an unwritable ``out``, or a PDF asked for
-        without WeasyPrint.
+    :raises InputError: for a bad puzzle file, a folder without any, an unwritable ``out``,
+        or a PDF asked for without WeasyPrint.
     """
     pdf = out.suffix.lower() == ".pdf"
     if pdf:
         _weasyprint()
     found = entries(folder)
+    if not found:  # before writing: a failed run leaves no file behind
+        raise InputError("no puzzle files in this folder", source=str(folder))
     page = booklet_html(found, title)
     try:
         if pdf:

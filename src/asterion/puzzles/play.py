@@ -73,7 +73,8 @@ class AsterGame(Session):
 
     @property
     def actions_used(self) -> int:
-        return len(self.history)
+        """Actions made so far: the steps taken less the turns ended (each 'end' a step)."""
+        return len(self.history) - (self.turn - 1)
 
     def opening(self) -> list[str]:
         return [describe(self.puzzle), *self.picture(), ASTER_HELP]

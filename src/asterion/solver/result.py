@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from asterion.errors import InputError
+
 if TYPE_CHECKING:  # OR-Tools takes half a second to load: only the solves that use it pay.
     from ortools.sat.python import cp_model
 
@@ -65,6 +67,8 @@ def make_solver(time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0) -> cp_mod
     seed give the same answer (DESIGN.md, principle 5)."""
     from ortools.sat.python import cp_model
 
+    if not -(2**31) <= seed < 2**31:  # CP-SAT keeps its seed in a 32-bit integer
+        raise InputError(f"seed must be from {-(2**31)} to {2**31 - 1}, not {seed}", field="seed")
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.random_seed = int(seed)
