@@ -63,6 +63,15 @@ def test_bad_game_is_one_line_exit_2(tmp_path: Path, document: object, names: st
     assert err.count("\n") == 1 and path in err and names in err
 
 
+def test_the_documented_game_file_is_accepted(tmp_path: Path) -> None:
+    # docs/stellar.md shows a GAME file (its deck elided as "..."): a user copies it first.
+    page = (Path(__file__).parents[2] / "docs" / "stellar.md").read_text(encoding="utf-8")
+    example = page.split("```json")[1].split("```")[0].replace('"..."', '"A5a"')
+    code, out, err = run("stellar", "score", write(tmp_path, example, "doc.json"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["players"][0]["types"]["moon"] == 15  # the seed's example again
+
+
 def test_the_active_player_has_a_slot_to_fill(tmp_path: Path) -> None:
     # Player 0's telescope is full, player 1's is not: in the turn phase it is player 1's turn.
     deck = [card.id for card in default_deck().cards]
