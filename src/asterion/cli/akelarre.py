@@ -219,7 +219,7 @@ def equilibria(
     else:
         console.print(
             f"turn {state.turn}, {state.rules.players} players: {len(game.profiles)} profiles, "
-            f"{len(pure)} pure equilibria"
+            f"{len(pure)} pure {'equilibrium' if len(pure) == 1 else 'equilibria'}"
         )
         for entry in document["pure"]:
             console.print(
