@@ -83,10 +83,13 @@ def test_verify_reports_interchangeable_pieces_and_exits_1(tmp_path: Path) -> No
 def test_no_arrangement_exits_1(tmp_path: Path) -> None:
     # FORCED with one 3 made a 5: colors 3 and 5 have no partner, so no arrangement fits.
     path = write(tmp_path, "2 2\n0 0 5 1\n1 2 0 0\n0 2 4 0\n0 4 3 0\n", "broken.txt")
-    code, out, _ = run("nacht", "solve", path, "--json")
+    picture = tmp_path / "sky.svg"
+    code, out, err = run("nacht", "solve", path, "--json", "--svg", str(picture))
     assert code == 1
     assert json.loads(out)["status"] == "infeasible"
     assert json.loads(out)["grid"] is None
+    # no picture, and the user asking for one is told so (on stderr: the JSON stays clean)
+    assert not picture.exists() and f"no picture written to {picture}" in err
 
 
 def test_convert_then_solve_gives_the_same_count(tmp_path: Path) -> None:
@@ -139,6 +142,102 @@ def test_cut_writes_a_set_the_verifier_accepts(tmp_path: Path) -> None:
     report = json.loads(out)
     assert report["consistent"] is True, report["problems"]
     assert {c["abbr"]: c["tiles"] for c in report["constellations"]} == {"H": 2, "V": 2}
+
+
+def _one_line_exit_2(code: int, out_path: Path, err: str, *needles: str) -> None:
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert all(needle in err for needle in needles), err
+    assert not out_path.exists()
+
+
+HUGE_CHART = {
+    "format": "asterion.chart/1",
+    "constellations": [
+        {
+            "abbr": "A",
+            "stars": [{"x": -1e308, "y": 0, "mag": 1}, {"x": 1e308, "y": 1e308, "mag": 1}],
+            "lines": [[0, 1]],
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("grid", "viewport", "needle"),
+    [
+        ("3x2", "0,0,3,nan", "y1 is nan"),  # used to exit 0 with NaN in the file
+        ("3x2", "0,0,inf,2", "x1 is inf"),  # the rest used to be tracebacks
+        ("3x2", "nan,nan,nan,nan", "x0 is nan"),
+        ("2x2", "0,0,1e-320,1e-320", "the least is 0.001"),  # denormal tiles
+        ("3x2", "0,0,1e-320,1e-320", "the least is 0.001"),
+        ("3x2", "0,0,3e-320,2e-320", "the least is 0.001"),
+        ("3x2", "-1e308,-1e308,1e308,1e308", "1e+06"),
+        ("2x2", "0,0,2e6,2e6", "x1 is 2000000.0"),
+    ],
+)
+def test_cut_refuses_a_non_finite_or_huge_viewport(
+    tmp_path: Path, grid: str, viewport: str, needle: str
+) -> None:
+    chart_path = str(_shipped_chart_path())
+    out_path = tmp_path / "t.json"
+    args = ("nacht", "cut", chart_path, "--grid", grid, f"--viewport={viewport}")
+    code, _, err = run(*args, "--out", str(out_path))
+    _one_line_exit_2(code, out_path, err, "--viewport: ", needle)
+
+
+@pytest.mark.parametrize(("axis", "value"), [("x", -1e308), ("y", 1e308), ("x", 1000000.5)])
+def test_cut_refuses_a_chart_with_huge_coordinates(tmp_path: Path, axis: str, value: float) -> None:
+    stars: list[dict[str, float]] = [{"x": 0, "y": 0, "mag": 1}, {"x": 1, "y": 1, "mag": 1}]
+    stars[1][axis] = value
+    chart = {"format": "asterion.chart/1", "constellations": [{"abbr": "A", "stars": stars}]}
+    chart_path = write(tmp_path, chart, "chart.json")
+    out_path = tmp_path / "t.json"
+    code, _, err = run("nacht", "cut", chart_path, "--grid", "2x2", "--out", str(out_path))
+    _one_line_exit_2(
+        code, out_path, err, f"chart.json: constellations.0.stars.1.{axis}: ", "1000000"
+    )
+
+
+def test_cut_refuses_the_testers_huge_chart(tmp_path: Path) -> None:
+    chart_path = write(tmp_path, HUGE_CHART, "huge.json")
+    out_path = tmp_path / "t.json"
+    code, _, err = run("nacht", "cut", chart_path, "--grid", "2x2", "--out", str(out_path))
+    _one_line_exit_2(code, out_path, err, "huge.json: constellations.0.stars.0.x: ", "1000000")
+
+
+def test_cut_of_a_one_star_chart_gives_finite_tiles_the_verifier_reads(tmp_path: Path) -> None:
+    # No extent: the default viewport falls back to the least tile side, not to zero.
+    chart = {
+        "format": "asterion.chart/1",
+        "constellations": [{"abbr": "A", "stars": [{"x": 1e6, "y": -1e6, "mag": 1}]}],
+    }
+    out_path = tmp_path / "t.json"
+    code, _, err = run(
+        "nacht", "cut", write(tmp_path, chart, "one.json"), "--grid", "2x2", "--out", str(out_path)
+    )
+    assert code == 0, err
+    json.loads(out_path.read_text(), parse_constant=pytest.fail)  # NaN/Infinity would call it
+    code, _, err = run("nacht", "verify", str(out_path), "--json")
+    assert code != 2, err
+
+
+def test_a_chart_built_in_code_with_huge_coordinates_is_refused_by_the_cutter() -> None:
+    from asterion.errors import InputError
+    from asterion.models.nacht_cut import Chart, ChartConstellation, cut
+
+    for value in (float("nan"), float("inf"), 1e308):
+        star = ChartConstellation("A", "", ((0.0, 0.0, 1.0), (value, 1.0, 1.0), (1, 1, 1)), ())
+        with pytest.raises(InputError) as caught:
+            cut(Chart("c", (star,)), 2, 2)
+        assert caught.value.field == "constellations"
+        assert "1e+06" in str(caught.value)
+
+
+def _shipped_chart_path() -> Path:
+    from importlib import resources
+
+    return Path(str(resources.files("asterion.data").joinpath("nacht_chart.json")))
 
 
 def test_schema_documents_the_tile_fields() -> None:

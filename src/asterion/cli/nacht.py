@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -83,8 +84,18 @@ def verify_command(
         Path | None,
         typer.Argument(metavar="[TILESET]", help="A tile set (default: the shipped sky)."),
     ] = None,
-    count_limit: CountOpt = DEFAULT_COUNT_LIMIT,
-    time_limit: TimeOpt = DEFAULT_TIME_LIMIT,
+    count_limit: Annotated[
+        int,
+        typer.Option(
+            "--count-limit",
+            min=1,
+            max=MAX_COUNT_LIMIT,
+            help="Count arrangements up to N (2 at least: uniqueness needs a second one).",
+        ),
+    ] = DEFAULT_COUNT_LIMIT,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering 'undecided' (exit 3).")
+    ] = DEFAULT_TIME_LIMIT,
     engine: EngineOpt = "auto",
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
@@ -199,6 +210,8 @@ def solve(
     first = result.solutions[0] if result.solutions else None
     if first is not None:
         save_svg(svg, lambda: _sky(solved.tileset, first), quiet=json_out)
+    elif svg is not None:  # said on stderr, where a --json reader does not look
+        print(f"asterion: no picture written to {svg}: no arrangement to draw", file=sys.stderr)
     if json_out:
         print_json(solve_to_json(solved.tileset, result.status, result.count, first))
     else:
@@ -299,14 +312,20 @@ def cut_command(
 
     width, height = parse_grid(grid)
     chart = load_chart(chart_file)
-    tileset = cut(
-        chart,
-        width,
-        height,
-        parse_viewport(viewport),
-        allow_border_fragments=allow_border_fragments,
-        shuffle_seed=shuffle,
-    )
+    try:
+        tileset = cut(
+            chart,
+            width,
+            height,
+            parse_viewport(viewport),
+            allow_border_fragments=allow_border_fragments,
+            shuffle_seed=shuffle,
+        )
+    except InputError as error:
+        if error.field != "viewport" or viewport is None:
+            raise
+        # The library names its argument; the user typed the option.
+        raise InputError(error.problem, source="--viewport") from None
     _write_json(out, tileset_to_data(tileset))
     console.print(
         f"{out}: {len(tileset.tiles)} tiles, {len(tileset.constellations)} constellations"
@@ -333,7 +352,14 @@ def schema() -> None:
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     try:
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        # allow_nan=False: NaN and Infinity are not JSON, and the verifier would refuse them.
+        text = json.dumps(data, indent=1, allow_nan=False)
+    except ValueError:
+        raise InputError(
+            "not written: a value is NaN or infinite, which JSON cannot hold", source=str(path)
+        ) from None
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
 

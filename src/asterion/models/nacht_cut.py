@@ -10,7 +10,9 @@ star indices::
                          "lines": [[0, 1], [1, 2]]}]}
 
 The viewport (x0, y0, x1, y1) is the part of the plane the picture shows; its width over its
-height must be W over H, since tiles are square. Stars outside are dropped; lines are clipped
+height must be W over H, since tiles are square. Star coordinates and given viewport edges lie
+within +-:data:`MAX_COORDINATE` and tiles are at least :data:`MIN_TILE_SIDE` wide, so that the cut
+keeps its precision and never overflows. Stars outside are dropped; lines are clipped
 to each tile (Liang-Barsky), so every piece that ends on a tile side leaves a fragment the
 neighbour continues. A line that leaves the viewport leaves a fragment on the outer border,
 which the verifier reports unless ``allow_border_fragments`` (N3) is set.
@@ -43,6 +45,12 @@ from asterion.models.nacht import (
 
 CHART_FORMAT = "asterion.chart/1"
 MAX_STARS = 20_000
+MAX_COORDINATE = 1e6
+"""Largest |x| or |y| of a star or a given viewport edge. Doubles carry about 16 digits: within this
+bound and with tiles at least :data:`MIN_TILE_SIDE` wide, a coordinate in tile units keeps about
+7 digits, beyond :data:`MIN_PIECE`, and no difference or quotient overflows."""
+MIN_TILE_SIDE = 1e-3
+"""Narrowest tile (chart units): a zero, denormal or tiny viewport has no room for precision."""
 MIN_PIECE = 1e-6
 """Clipped line pieces shorter than this (in tile units) are dropped: a corner touch."""
 NUDGE = 1e-4
@@ -51,8 +59,8 @@ NUDGE = 1e-4
 
 class _ChartStar(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    x: float = Field(allow_inf_nan=False)
-    y: float = Field(allow_inf_nan=False)
+    x: float = Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    y: float = Field(allow_inf_nan=False, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
     mag: float = Field(ge=-30, le=30)
     name: str = Field(default="", max_length=100)
 
@@ -127,11 +135,13 @@ def chart_from_data(data: Any, source: str) -> Chart:
 
 
 def default_viewport(chart: Chart, width: int, height: int, margin: float = 0.05) -> Viewport:
-    """The chart's bounding box, widened by ``margin`` and to the grid's aspect, centred."""
+    """The chart's bounding box, widened by ``margin`` and to the grid's aspect, centred;
+    tiles at least :data:`MIN_TILE_SIDE` wide (a one-star chart has no extent), with a factor
+    of 2 to spare so that rounding at the edges cannot take them below it."""
     x0, y0, x1, y1 = chart.bounds()
-    span_x = max(x1 - x0, 1e-9) * (1 + 2 * margin)
-    span_y = max(y1 - y0, 1e-9) * (1 + 2 * margin)
-    side = max(span_x / width, span_y / height)
+    span_x = (x1 - x0) * (1 + 2 * margin)
+    span_y = (y1 - y0) * (1 + 2 * margin)
+    side = max(span_x / width, span_y / height, 2 * MIN_TILE_SIDE)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     return (
         cx - side * width / 2,
@@ -160,6 +170,9 @@ def cut(
         raise InputError(
             f"grid {width}x{height}: each side must lie in {MIN_SIDE}..{MAX_SIDE}", field="grid"
         )
+    _check_extent(chart)
+    if viewport is not None:  # the default one is made from checked stars
+        _check_edges(viewport)
     view = viewport or default_viewport(chart, width, height)
     side = _tile_side(view, width, height)
     chart = _off_the_seams(chart, view, side, width, height)
@@ -217,11 +230,36 @@ def _off_the_seams(chart: Chart, view: Viewport, side: float, width: int, height
     )
 
 
+def _check_extent(chart: Chart) -> None:
+    """Charts built in code skip the file's bounds; the cut's arithmetic needs them too."""
+    coordinates = (v for con in chart.constellations for star in con.stars for v in star[:2])
+    if not all(abs(v) <= MAX_COORDINATE for v in coordinates):  # also False for NaN
+        raise InputError(
+            f"star coordinates must be finite and within +-{MAX_COORDINATE:g}",
+            field="constellations",
+        )
+
+
+def _check_edges(view: Viewport) -> None:
+    for edge, value in zip(("x0", "y0", "x1", "y1"), view, strict=True):
+        if not abs(value) <= MAX_COORDINATE:  # written so that NaN fails too
+            raise InputError(
+                f"{edge} is {value}; edges must be finite and within +-{MAX_COORDINATE:g}",
+                field="viewport",
+            )
+
+
 def _tile_side(view: Viewport, width: int, height: int) -> float:
     x0, y0, x1, y1 = view
     if x1 <= x0 or y1 <= y0:
         raise InputError("the viewport must have x0 < x1 and y0 < y1", field="viewport")
     side_x, side_y = (x1 - x0) / width, (y1 - y0) / height
+    if min(side_x, side_y) < MIN_TILE_SIDE:
+        raise InputError(
+            f"tiles would be {min(side_x, side_y):.3g} chart units wide; "
+            f"the least is {MIN_TILE_SIDE:g}",
+            field="viewport",
+        )
     if abs(side_x - side_y) > 1e-6 * max(side_x, side_y):
         raise InputError(
             f"the viewport's width/height is {(x1 - x0) / (y1 - y0):.4g}; "
