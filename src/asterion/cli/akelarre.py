@@ -50,6 +50,7 @@ from asterion.models.akelarre_files import (
 from asterion.models.files import read_json_file
 from asterion.render.akelarre_svg import bars_svg
 from asterion.render.svg import write_svg
+from asterion.render.words import counted
 from asterion.solver.akelarre_balance import (
     METRIC_DEFINITIONS,
     BalanceReport,
@@ -219,7 +220,7 @@ def equilibria(
     else:
         console.print(
             f"turn {state.turn}, {state.rules.players} players: {len(game.profiles)} profiles, "
-            f"{len(pure)} pure {'equilibrium' if len(pure) == 1 else 'equilibria'}"
+            f"{counted(len(pure), 'pure equilibrium', 'pure equilibria')}"
         )
         for entry in document["pure"]:
             console.print(

@@ -37,6 +37,7 @@ from asterion.models.sky import default_sky
 from asterion.render.aster_svg import board_svg
 from asterion.render.aster_text import board_text
 from asterion.render.sky_svg import card_sheet_svg
+from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import DEFAULT_MAX_STATES, perft
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
@@ -470,7 +471,9 @@ def reach(
         )
         if answer.certificate is not None:
             exact = "minimum" if answer.min_actions is not None else "not proved minimal"
-            console.print(f"  {len(answer.certificate.steps)} actions ({exact}), certified:")
+            console.print(
+                f"  {counted(len(answer.certificate.steps), 'action')} ({exact}), certified:"
+            )
             _print_plan(answer.certificate)
         elif answer.reachable is False:
             console.print("  not reachable with this action list")
@@ -510,7 +513,8 @@ def best_turn_command(
             f"best turn for {state.player.value} "
             f"({answer.status.value}, {answer.wall_time:.2f} s): "
             f"claim {best.abbr} for {best.value} ({best.points} card points + "
-            f"{best.own_stars} own stars) in {len(best.certificate.steps)} actions, certified:"
+            f"{best.own_stars} own stars) in {counted(len(best.certificate.steps), 'action')}, "
+            "certified:"
         )
         _print_plan(best.certificate)
     else:

@@ -38,6 +38,7 @@ from asterion.cli._common import (
     reports_input_errors,
 )
 from asterion.errors import InputError
+from asterion.render.words import counted
 
 if TYPE_CHECKING:  # the puzzle modules load on use, so `asterion nacht verify` stays quick
     from asterion.puzzles.play import Session
@@ -254,13 +255,14 @@ def aster_check(
         elif unique:
             assert count.certificate is not None
             console.print(
-                f"unique: one shortest plan of {count.min_actions} actions, proven "
+                f"unique: one shortest plan of {counted(count.min_actions, 'action')}, proven "
                 f"({count.near_misses} plans of {count.min_actions + 1}, "
                 f"{decoys(count.certificate)} decoy stars, {count.effort} states)"
             )
         else:
             console.print(
-                f"NOT unique: {count.plans} distinct shortest plans of {count.min_actions} actions"
+                f"NOT unique: {count.plans} distinct shortest plans of "
+                f"{counted(count.min_actions, 'action')}"
             )
         if show_solution and plan:
             for number, item in enumerate(plan, start=1):
@@ -384,4 +386,4 @@ def booklet(
         problem = "is a file, not a folder" if folder.exists() else "no such folder"
         raise InputError(problem, source=str(folder))
     written = write_booklet(folder, out, title=title)
-    console.print(f"{out}: {written} puzzles")
+    console.print(f"{out}: {counted(written, 'puzzle')}")

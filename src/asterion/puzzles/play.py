@@ -15,6 +15,7 @@ from asterion.models.nacht import edge_problem
 from asterion.puzzles.aster import AsterPuzzle, describe
 from asterion.puzzles.nacht import NachtPuzzle
 from asterion.render.aster_text import board_text
+from asterion.render.words import counted
 from asterion.solver.aster_reach import next_turn
 
 
@@ -146,10 +147,11 @@ class AsterGame(Session):
         used = self.actions_used
         grade = self.puzzle.grade
         if grade is None:
-            return f"target formed in {used} actions!"
+            return f"target formed in {counted(used, 'action')}!"
         if used == grade.min_actions:
-            return f"target formed in {used} actions: the shortest plan. Solved!"
-        return f"target formed in {used} actions (the shortest plan takes {grade.min_actions})"
+            return f"target formed in {counted(used, 'action')}: the shortest plan. Solved!"
+        shortest = counted(grade.min_actions, "action")
+        return f"target formed in {counted(used, 'action')} (the shortest plan takes {shortest})"
 
 
 NACHT_HELP = (
