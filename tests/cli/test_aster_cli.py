@@ -93,6 +93,15 @@ def test_place_present_exits_zero(tmp_path: Path) -> None:
     assert code == 0 and present == [["4N", "C"]]
 
 
+def test_place_rings_must_agree_with_the_state(tmp_path: Path) -> None:
+    # The state's board has 4 rings (the default); --rings 3 was silently ignored.
+    state = write(tmp_path, {"stars": {"4N": "red"}, "player": "red"})
+    code, out, err = run("aster", "place", "Cru", "--state", state, "--rings", "3")
+    assert code == 2 and out == "" and "--rings: 3 rings, but the state's board has 4" in err
+    code, _, _ = run("aster", "place", "Cru", "--state", state, "--rings", "4")
+    assert code in (0, 1)
+
+
 def test_place_card_by_abbreviation_with_picture(tmp_path: Path) -> None:
     picture = tmp_path / "cru.svg"
     code, out, _ = run("aster", "place", "Cru", "--svg", str(picture))

@@ -281,7 +281,16 @@ def place(
             "(default: the state's, else translate+rotate+reflect: A8).",
         ),
     ] = None,
-    rings: RingsOpt = DEFAULT_RINGS,
+    rings: Annotated[
+        int | None,
+        typer.Option(
+            "--rings",
+            min=MIN_RINGS,
+            max=MAX_RINGS,
+            help=f"Concentric squares on the board (R, 2-9; default: the state's, else "
+            f"{DEFAULT_RINGS}).",
+        ),
+    ] = None,
     catalog_file: CatalogOpt = None,
     time_limit: Annotated[
         float, typer.Option(min=0.01, help="Seconds for the CP-SAT best placement.")
@@ -299,7 +308,11 @@ def place(
     """
     cards = load_catalog(catalog_file)
     state = load_state(state_file, cards) if state_file is not None else None
-    board_ = state.board if state is not None else Board(rings=rings)
+    if state is not None and rings is not None and rings != state.board.rings:
+        raise InputError(
+            f"{rings} rings, but the state's board has {state.board.rings}", source="--rings"
+        )
+    board_ = state.board if state is not None else Board(rings=rings or DEFAULT_RINGS)
     group = parse_transforms(transforms) if transforms else None
     if group is None:
         group = (
