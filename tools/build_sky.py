@@ -24,9 +24,10 @@ The rules (documented again in docs/data.md):
 * Obsolete constellations (large cards: at least 5, at most 8 stars, same cut):
   Argo Navis = the union of Carina, Puppis and Vela; the other four are the stars of stated
   IAU constellations inside an RA/Dec box (see OBSOLETE below and docs/data.md).
-* A proper name is kept when an ``ephem.stars`` entry lies within 60 arc seconds of the star;
-  several entries for one star (spelling variants) are all kept, sorted. The pinned packages
-  carry no Bayer designations, so the data has none.
+* A proper name is kept when an ``ephem.stars`` entry, computed for the date and equinox J2000
+  (not for the day the script runs), lies within 60 arc seconds of the star; several entries
+  for one star (spelling variants) are all kept, sorted. The pinned packages carry no Bayer
+  designations, so the data has none.
 
 Run it twice: the file is byte-identical. ``python tools/build_sky.py [OUT]``
 """
@@ -163,11 +164,17 @@ def read_hipparcos(path: Path) -> list[HipStar]:
 
 
 def named_stars() -> list[tuple[str, float, float]]:
-    """(name, RA deg, Dec deg) of every ``ephem.stars`` entry."""
+    """(name, RA deg, Dec deg) of every ``ephem.stars`` entry, at the date J2000 (2000 Jan 1.5)
+    and for the equinox J2000, like the HIP positions.
+
+    The date matters: without one, ephem computes for today and moves each star by its proper
+    motion up to the day the script runs; Arcturus (2.3"/yr) and Rigil Kentaurus (3.7"/yr)
+    then drift past NAME_MATCH_ARCSEC and lose their names, and the file changes with the
+    day it is built."""
     result = []
     for name in sorted(ephem.stars.stars):
         body = ephem.star(name)
-        body.compute(epoch=ephem.J2000)
+        body.compute(ephem.J2000, epoch=ephem.J2000)
         result.append((name, math.degrees(body.a_ra), math.degrees(body.a_dec)))
     return result
 

