@@ -299,7 +299,7 @@ BAD_TEXT: list[tuple[str, tuple[str, ...]]] = [
     ("2 2\n0 1 2 0\n0 0 3 -1\n2 4 0 0\n3 0 0 4\n", ("line 3",)),
     ("1 2\n0 0 0 0\n0 0 0 0\n", ("line 1", "at least 2")),
     ("-3 2\n", ("line 1",)),
-    ("[1, 2]\n", ("line 1",)),
+    ("[1, 2]\n", ("a JSON object, not an array",)),  # JSON, but not a tile set
 ]
 
 

@@ -152,13 +152,13 @@ def default_tileset() -> TileSet:
 
 
 def load_tileset(path: Path | str) -> TileSet:
-    """Read a tile set in either format (JSON if it starts with ``{``)."""
+    """Read a tile set in either format (JSON if it starts with ``{`` or ``[``)."""
     text = read_text_file(path)
     return parse_tileset(text, str(path))
 
 
 def parse_tileset(text: str, source: str) -> TileSet:
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):  # JSON ("[": not a tile set, said as such)
         return tileset_from_data(read_json_text(text, source), source)
     return parse_edge_text(text, source)
 
