@@ -380,8 +380,10 @@ def test_same_policy_twice_gets_distinct_labels() -> None:
 def test_policies_by_name() -> None:
     assert isinstance(make_policy("Greedy"), GreedyPolicy)
     assert isinstance(make_policy("random"), RandomPolicy)
-    assert make_policy("advice:6") == AdvicePolicy(samples=6)
-    for bad in ("minimax", "advice:1", "advice:x"):
+    assert make_policy("advice:6").samples == 6 and make_policy("advice").name == "advice"
+    # the sample count is in the name, so that two advice policies are told apart in reports
+    assert make_policy("advice:6").name == "advice:6"
+    for bad in ("minimax", "advice:1", "advice:x", "advice:"):
         with pytest.raises(InputError):
             make_policy(bad)
     with pytest.raises(InputError):

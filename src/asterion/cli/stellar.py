@@ -111,7 +111,7 @@ def advise(
     ],
     samples: Annotated[int, typer.Option(min=2, help="Sampled deals per finalist move.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
-    top: Annotated[int, typer.Option(min=1, help="Moves to print.")] = 10,
+    top: Annotated[int, typer.Option(min=1, help="Moves to print (--json lists all).")] = 10,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
 ) -> None:

@@ -784,14 +784,14 @@ def make_policy(name: str) -> Policy:
         return GreedyPolicy()
     if text == "advice" or text.startswith("advice:"):
         count = text.partition(":")[2]
-        if not count:
+        if text == "advice":
             return AdvicePolicy()
         if not count.isdigit() or not 2 <= int(count) <= MAX_SAMPLES:
             raise InputError(
                 f"bad policy {name!r}: advice:N needs N from 2 to {MAX_SAMPLES}",
                 field="policies",
             )
-        return AdvicePolicy(samples=int(count))
+        return AdvicePolicy(samples=int(count), name=f"advice:{int(count)}")
     raise InputError(
         f"unknown policy {name!r} (expected one of {', '.join(POLICY_NAMES)}, advice:N)",
         field="policies",
