@@ -178,6 +178,11 @@ def test_advise_solo_decline_costs_one_coin(tmp_path: Path) -> None:
     assert coins == {f"lay {NORTH_OF_START}": SOLO, "decline (pay 1)": SOLO - 1}
 
 
+def test_advise_names_the_rollout_option(tmp_path: Path) -> None:
+    code, out, err = run("nacht", "advise", write(tmp_path, solo_state()), "--rollout", "bold")
+    assert code == 2 and out == "" and err.startswith("asterion: error: --rollout: unknown")
+
+
 def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
     code, out, _ = run("nacht", "advise", write(tmp_path, solo_state()), "--samples", "2")
     assert code == 0 and "declining instead of laying: -1.00" in out

@@ -223,7 +223,10 @@ def advise_command(
     from asterion.models.nacht_game_files import read_state, spec_state, tileset_path
     from asterion.solver.nacht_play import advise, make_policy
 
-    make_policy(rollout)
+    try:
+        make_policy(rollout)
+    except InputError as error:  # the library names its own argument; the user typed this
+        raise InputError(error.problem, source="--rollout") from None
     spec = read_state(state_file)
     sky = _sky(tileset, tileset_path(spec.tileset, state_file))
     state = spec_state(spec, sky, str(state_file))
