@@ -82,6 +82,17 @@ def test_play_nonsense_then_quit(aster_dir: Path) -> None:
     assert "not understood" in result.stdout and "nothing to undo" in result.stdout
 
 
+def test_play_a_file_whose_target_already_stands(tmp_path: Path) -> None:
+    # 4N and C hold red stars: the pair [[0, 0], [0, 1]] stands before any move.
+    standing = {
+        **NOT_UNIQUE,
+        "position": {**NOT_UNIQUE["position"], "stars": {"4N": "red", "C": "red"}},
+    }
+    path = write(tmp_path, standing, "standing.json")
+    result = runner.invoke(app, ["aster", "puzzles", "play", path], input="quit\n")
+    assert result.exit_code == 0 and "the target already stands: solved" in result.stdout
+
+
 NOT_UNIQUE = {
     "format": "asterion.aster-puzzle/1",
     "id": "three-ways",

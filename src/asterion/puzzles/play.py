@@ -71,6 +71,8 @@ class AsterGame(Session):
     def __post_init__(self) -> None:
         self.state = self.puzzle.state
         self.question = self.puzzle.question()
+        # a hand-made file may start with the target standing: nothing is left to play
+        self.solved = self.finished = self.question.is_goal(self.state) is not None
 
     @property
     def actions_used(self) -> int:
@@ -78,6 +80,8 @@ class AsterGame(Session):
         return len(self.history) - (self.turn - 1)
 
     def opening(self) -> list[str]:
+        if self.solved:
+            return [describe(self.puzzle), *self.picture(), "the target already stands: solved"]
         return [describe(self.puzzle), *self.picture(), ASTER_HELP]
 
     def picture(self) -> list[str]:
