@@ -25,6 +25,7 @@ from asterion.render.aster_svg import board_svg, plan_svg
 from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.stellar_svg import telescope_svg
 from asterion.render.svg import write_svg
+from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement
@@ -70,10 +71,10 @@ def run_demo(out: Path) -> Iterator[str]:
     )
 
     opening = AsterState.new_game()
-    counted = perft(opening)
+    reached = perft(opening)
     yield (
         f"  opening, red's first turn ({', '.join(a.value for a in opening.actions)}): "
-        f"{counted.boards} distinct boards reachable (perft)"
+        f"{reached.boards} distinct boards reachable (perft)"
     )
 
     state = _demo_state()
@@ -98,7 +99,8 @@ def run_demo(out: Path) -> Iterator[str]:
         lacking = " ".join(best.missing) or "nothing"
         yield (
             f"  {card.name} in the demo position: best placement lacks {lacking} "
-            f"({best.own} red stars used; CP-SAT {result.status.value}, certified) -> {picture}"
+            f"({counted(best.own, 'red star')} used; CP-SAT {result.status.value}, certified) "
+            f"-> {picture}"
         )
     answer = best_turn(state, time_limit=10)
     if answer.best is not None:
