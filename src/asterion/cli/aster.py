@@ -366,7 +366,7 @@ def _print_placements(label: str, group: str, rows: list[dict[str, Any]], best: 
             console.print(
                 f"best placement ({best.status.value}, CP-SAT, {best.wall_time * 1000:.0f} ms, "
                 f"checked against the enumeration): {' '.join(sorted(value.points))}: "
-                f"{len(value.missing)} missing, {value.own} own stars"
+                f"{len(value.missing)} missing, {counted(value.own, 'own star')}"
             )
 
 
