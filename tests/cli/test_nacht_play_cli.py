@@ -205,3 +205,14 @@ def test_advise_rejects_impossible_positions(
 ) -> None:
     code, out, err = run("nacht", "advise", write(tmp_path, solo_state(**changes)))
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_best_play_errors_name_the_order_file(tmp_path: Path) -> None:
+    # The shipped 5x5 sky is beyond the exact search; a missing tile set is the order file's.
+    order = [tile.id for tile in default_tileset().tiles if tile.id != SHIPPED_START]
+    path = write(tmp_path, {"order": order}, "order.json")
+    code, out, err = run("nacht", "best-play", "--order", path)
+    assert code == 2 and out == "" and err.startswith(f"asterion: error: {path}: grid: a 5x5")
+    path = write(tmp_path, {"tileset": "nope.json", "order": []}, "order.json")
+    code, out, err = run("nacht", "best-play", "--order", path)
+    assert code == 2 and f"{path}: tileset: {tmp_path / 'nope.json'}: no such file" in err

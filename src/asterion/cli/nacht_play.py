@@ -43,10 +43,14 @@ TilesetOpt = Annotated[
 ]
 
 
-def _sky(option: Path | None, named: Path | None = None) -> Sky:
+def _sky(option: Path | None, named: Path | None = None, referrer: Path | None = None) -> Sky:
+    """The sky of ``--tileset``, else the tile set ``named`` by the file ``referrer``, else
+    the shipped one."""
     from asterion.models.nacht_files import default_tileset, load_tileset
     from asterion.solver.nacht_play import solved_sky
 
+    if option is None and named is not None and not named.is_file():  # the referrer's mistake
+        raise InputError(f"{named}: no such file", source=str(referrer), field="tileset")
     path = option if option is not None else named
     return solved_sky(default_tileset() if path is None else load_tileset(path))
 
@@ -157,10 +161,13 @@ def best_play(
         practice = spec.practice
         sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
     else:
-        sky = _sky(tileset, tileset_path(spec.tileset, order))
+        sky = _sky(tileset, tileset_path(spec.tileset, order), order)
     state = order_state(spec, sky, str(order), players)
-    with progress_bar("searching", quiet=json_out):
-        answer = solve_known_order(state, time_limit=time_limit)
+    try:
+        with progress_bar("searching", quiet=json_out):
+            answer = solve_known_order(state, time_limit=time_limit)
+    except InputError as error:  # a sky too large for the exact search: the order file's
+        raise error.located(str(order)) from None
     shortfalls, unsettled = [], []
     if shortfall and answer.value is not None:
         # The shortfall searches share what is left of the time limit.
@@ -228,7 +235,7 @@ def advise_command(
     except InputError as error:  # the library names its own argument; the user typed this
         raise InputError(error.problem, source="--rollout") from None
     spec = read_state(state_file)
-    sky = _sky(tileset, tileset_path(spec.tileset, state_file))
+    sky = _sky(tileset, tileset_path(spec.tileset, state_file), state_file)
     state = spec_state(spec, sky, str(state_file))
     with progress_bar("sampling", quiet=json_out) as progress:
         advice = advise(state, samples=samples, seed=seed, rollout=rollout, progress=progress)
