@@ -38,7 +38,7 @@ TilesetOpt = Annotated[
     typer.Option(
         "--tileset",
         metavar="FILE",
-        help="The tile set played (default: the file's own, else the shipped sky).",
+        help="The tile set played (default: the order or state file's own, else the shipped sky).",
     ),
 ]
 
@@ -72,7 +72,12 @@ def simulate_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed, the same games.")] = 0,
-    tileset: TilesetOpt = None,
+    tileset: Annotated[
+        Path | None,
+        typer.Option(
+            "--tileset", metavar="FILE", help="The tile set played (default: the shipped sky)."
+        ),
+    ] = None,
     plot: Annotated[
         Path | None, typer.Option(metavar="FILE", help="SVG of the coin distributions.")
     ] = None,
