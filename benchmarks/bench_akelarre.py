@@ -46,10 +46,20 @@ from machine import machine_lines
 
 
 def timed(function: Callable[[], Any]) -> tuple[Any, float]:
+    """The value and the wall seconds of ``function()``, after a garbage collection."""
+    value, wall, _ = timed_cpu(function)
+    return value, wall
+
+
+def timed_cpu(function: Callable[[], Any]) -> tuple[Any, float, float]:
+    """The value, wall seconds and CPU seconds of ``function()``: both clocks span exactly
+    the call (the garbage collection before it is outside both)."""
     gc.collect()
+    cpu = time.process_time()
     started = time.perf_counter()
     value = function()
-    return value, time.perf_counter() - started
+    wall = time.perf_counter() - started
+    return value, wall, time.process_time() - cpu
 
 
 def position(players: int, seed: int, turn: int) -> AkelarreState:
@@ -64,9 +74,10 @@ def bench_pure(deals: int) -> list[str]:
     times, cpu, counts = [], [], []
     for seed in range(deals):
         state = position(5, seed, 1 if seed % 2 == 0 else 6)
-        started = time.process_time()
-        found, seconds = timed(lambda state=state: pure_equilibria(turn_game(state)))
-        cpu.append(time.process_time() - started)
+        found, seconds, cpu_seconds = timed_cpu(
+            lambda state=state: pure_equilibria(turn_game(state))
+        )
+        cpu.append(cpu_seconds)
         times.append(seconds)
         counts.append(len(found))
     return [
@@ -76,9 +87,18 @@ def bench_pure(deals: int) -> list[str]:
     ]
 
 
+NASHPY_INSTALL = "it comes with the test extra: pip install -e '.[test]', or pip install nashpy"
+
+
 def bench_mixed(deals: int) -> list[str]:
-    import nashpy
-    import numpy as np
+    try:
+        import nashpy
+        import numpy as np
+    except ModuleNotFoundError as missing:
+        return [
+            f"2-player mixed: skipped, {missing.name or 'nashpy'} is not installed "
+            f"({NASHPY_INSTALL})"
+        ]
 
     ours_times, theirs_times, mixed = [], [], 0
     warnings.filterwarnings("ignore", message=r"(?s).*degenerate", category=RuntimeWarning)
@@ -149,11 +169,9 @@ def bench_games(games: int) -> list[str]:
         cells = []
         for policy in ("random", "greedy", "equilibrium"):
             count = games if policy == "random" else max(2, games // 4)
-            started = time.process_time()
-            _, seconds = timed(
+            _, seconds, cpu = timed_cpu(
                 lambda p=policy, n=players, c=count: selfplay(build_rules(n), [p] * n, c, seed=0)
             )
-            cpu = time.process_time() - started
             cells.append(f"{count / cpu:.0f} ({count / seconds:.0f})")
         lines.append(f"| {players} | " + " | ".join(cells) + " |")
     return [

@@ -31,7 +31,7 @@ Methods, each given the same time limit per question (60 s unless ``--limit``):
 * ``pyperplan``: :func:`asterion.solver.aster_pddl.pddl_reach`, its default breadth-first
   search, on the STRIPS encoding (not for questions with a ``supernova`` slot: n/a);
 * ``fast-downward``: the same encoding, Fast Downward ``seq-opt-lmcut`` (if
-  ``up-fast-downward`` is installed).
+  ``up-fast-downward`` and ``unified-planning``, which it imports, are installed).
 
 Every answer is certified by the rules engine. Wherever two methods settle a question, their
 answers (reachable or not, and the optimal number of actions) must agree, and agree with the
@@ -300,11 +300,23 @@ def _methods() -> dict[str, Solve | str]:
         methods["portfolio"] = "asterion.solver.aster_reach_portfolio is not there"
     methods["search"] = lambda q, limit: search_reach(q, time_limit=limit, max_states=10**12)
     if importlib.util.find_spec("pyperplan") is None:
-        methods["pyperplan"] = "pyperplan is not installed (pip install '.[bench]')"
+        methods["pyperplan"] = "pyperplan is not installed: pip install -e '.[bench]'"
     else:
         methods["pyperplan"] = lambda q, limit: pddl_reach(q, time_limit=limit)
-    if importlib.util.find_spec("up_fast_downward") is None:
-        methods["fast-downward"] = "up-fast-downward is not installed (pip install '.[bench]')"
+    # up-fast-downward's package imports unified_planning, which it does not declare.
+    missing = [
+        distribution
+        for distribution, module in (
+            ("up-fast-downward", "up_fast_downward"),
+            ("unified-planning", "unified_planning"),
+        )
+        if importlib.util.find_spec(module) is None
+    ]
+    if missing:
+        methods["fast-downward"] = (
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed: "
+            "pip install -e '.[bench]'"
+        )
     else:
         methods["fast-downward"] = lambda q, limit: pddl_reach(
             q, time_limit=limit, planner="fast-downward"
@@ -699,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
         spec = Spec(tuple(kept), HORIZON_SERIES[:1], HORIZONS[:2])
     suite, sweep_instances = spec.build()
     names = [m for m, solve in methods.items() if not isinstance(solve, str)]
+    for method, solve in methods.items():
+        if isinstance(solve, str):
+            progress(f"{method}: not run ({solve})")
 
     load_before = os.getloadavg()[0]
     started = time.perf_counter()

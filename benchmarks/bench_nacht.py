@@ -471,6 +471,10 @@ def run_worker(
     return answer
 
 
+PEERS = {"xcover", "constraint", "z3", "cadical"}
+"""Methods whose library comes with the ``nacht-bench`` extra."""
+
+
 def available(method: str) -> bool:
     modules = {
         "cpsat": "asterion.solver.edge_cpsat",
@@ -535,6 +539,11 @@ def main() -> None:
     print(
         f"limit {args.limit:.0f} s per run; methods {', '.join(methods)}"
         + (f"; missing: {', '.join(missing)}" if missing else "")
+        + (
+            " (the peers come with the extra nacht-bench: pip install -e '.[nacht-bench]')"
+            if set(missing) & PEERS
+            else ""
+        )
     )
     for task in args.tasks.split(","):
         print(f"\n## {task}: " + ("first arrangement" if task == "first" else "count all"))

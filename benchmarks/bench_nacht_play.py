@@ -34,6 +34,8 @@ from asterion.models.nacht_files import default_tileset
 from asterion.models.nacht_game import NachtState, Sky
 from asterion.models.nacht_game_files import practice_tileset
 from asterion.solver.nacht_play import (
+    MAX_EXACT_CELLS,
+    MAX_GAMES,
     heuristic_shortfall,
     make_policy,
     minimax_value,
@@ -55,7 +57,35 @@ LINEUPS = (
 
 
 def grids(text: str) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in (part.split("x") for part in text.split(",") if part)]
+    """``"3x4,4x4"`` as [(3, 4), (4, 4)].
+
+    :raises ValueError: for a part that is not ``WxH`` with positive integers.
+    """
+    sizes = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        width, _, height = part.strip().partition("x")
+        size = (int(width), int(height))
+        if min(size) < 1:
+            raise ValueError(part)
+        sizes.append(size)
+    return sizes
+
+
+def checked_grids(text: str, option: str, parser: argparse.ArgumentParser) -> list[tuple[int, int]]:
+    """:func:`grids`, or a one-line usage error naming ``option`` and what it takes."""
+    try:
+        sizes = grids(text)
+    except ValueError:
+        parser.error(f"{option}: {text!r} is not a comma-separated list of WxH grids, e.g. 3x4")
+    large = [f"{w}x{h}" for w, h in sizes if w * h > MAX_EXACT_CELLS]
+    if large:
+        parser.error(
+            f"{option}: {', '.join(large)} {'is' if len(large) == 1 else 'are'} too large; "
+            f"the exact search takes at most {MAX_EXACT_CELLS} tiles (4x6)"
+        )
+    return sizes
 
 
 def machine() -> str:
@@ -182,20 +212,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve")
     parser.add_argument("--tiny", default="2x3,2x4,3x3", help="grids for plain minimax")
     args = parser.parse_args(argv)
+    if not 0 <= args.games <= MAX_GAMES:
+        parser.error(f"--games must be from 0 (skip) to {MAX_GAMES:,} (got {args.games})")
+    if args.deals < 1:
+        parser.error(f"--deals must be at least 1 (got {args.deals})")
+    if not args.time_limit > 0:
+        parser.error(f"--time-limit must be positive seconds (got {args.time_limit:g})")
+    exact = checked_grids(args.grids, "--grids", parser)
+    tiny = checked_grids(args.tiny, "--tiny", parser)
     print("# Nacht der Sterne: play")
     print()
     print(f"- {machine()}")
     print()
     if args.games:
         bench_simulation(args.games)
-    if grids(args.grids):
-        settled = bench_exact(grids(args.grids), args.deals, args.time_limit)
-        smallest = grids(args.grids)[0]
-        key = f"{smallest[0]}x{smallest[1]}"
+    if exact:
+        settled = bench_exact(exact, args.deals, args.time_limit)
+        key = f"{exact[0][0]}x{exact[0][1]}"
         if settled[key]:
             bench_shortfalls(key, settled[key], args.time_limit)
-    if grids(args.tiny):
-        bench_baseline(grids(args.tiny), min(args.deals, 3))
+    if tiny:
+        bench_baseline(tiny, min(args.deals, 3))
     return 0
 
 
