@@ -128,6 +128,18 @@ def test_count_limit_stops_at_the_limit() -> None:
     assert len(run.kept) == 3
 
 
+@pytest.mark.parametrize("limit", [1, 10])
+def test_the_rings_of_an_inside_are_counted_only_up_to_the_limit(limit: int) -> None:
+    # One frame and one inner color: all 8 edge pieces alike, all 4 corners alike, so any
+    # inside takes 8! x 4! = 967,680 rings. Counted one by one to the end they made a 10 x 10
+    # of this kind run past its time limit; a count to N needs no more than N of them.
+    problem = generate(4, 4, 1, 1, seed=0)
+    run = counted(frame_of(problem), count_limit=limit, keep=1)
+    assert run.count == limit and run.outcome == edge_search.LIMIT
+    assert run.leaf_rings[0] == limit  # the walk stopped there
+    assert len(run.kept) == 1
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_search_counts_by_the_frame_when_asked_for_the_fastest_way(
     monkeypatch: pytest.MonkeyPatch, threads: int

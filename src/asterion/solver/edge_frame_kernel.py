@@ -74,11 +74,15 @@ def _ring_walk(
     rest: Any,
     chosen: LongArray,
     need_in: LongArray,
-    stop_at_first: bool,
+    limit: int,
 ) -> int:
     """Ring pieces along positions ``run[0..m-1]`` (clockwise), distinct, each edge piece with
     inward color ``s[position]``, each piece's out side fitting the next one's in side; when
-    ``closed`` the last fits the first. How many ways (or 1 at the first, ``stop_at_first``)."""
+    ``closed`` the last fits the first. How many ways, up to ``limit`` (1: is there one?).
+
+    Counted one by one, so the limit is what bounds the walk: puzzles whose edge pieces share
+    few colors have astronomically many rings per inside (a 10 x 10 with 3 colors never
+    finished counting them for a first arrangement)."""
     edges, corners, edge_words, any_edge, corner_words, is_corner = ring[:6]
     all_corners = np.uint64(0)
     for k in range(corners.shape[0]):
@@ -115,8 +119,8 @@ def _ring_walk(
         if d == m - 1:
             if not closed or need_in[d] == first_in:
                 total += 1
-                if stop_at_first:
-                    return 1
+                if total >= limit:
+                    return total
             continue
         d += 1
         at = run[d]
@@ -333,7 +337,7 @@ def frame_slice(
                         break
                     place = (place + 1) & mask
             if answer < 0:
-                answer = _ring_walk(s, run, m, False, ring, ring_rest, ring_chosen, need_in, True)
+                answer = _ring_walk(s, run, m, False, ring, ring_rest, ring_chosen, need_in, 1)
                 if place >= 0:  # an empty slot, or the last of a full probe run
                     cache_keys[place] = spec
                     cache_values[place] = answer
@@ -354,8 +358,16 @@ def frame_slice(
                 break
             continue
         if after == cells:
-            rings = _ring_walk(
-                s, whole, positions, True, ring, ring_rest, ring_chosen, need_in, False
+            rings = _ring_walk(  # (more than the limit leaves cannot count)
+                s,
+                whole,
+                positions,
+                True,
+                ring,
+                ring_rest,
+                ring_chosen,
+                need_in,
+                count_limit - count,
             )
             if rings > 0:
                 if stored < leaves.shape[0] and count < leaves.shape[0]:

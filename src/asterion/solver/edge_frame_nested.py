@@ -280,7 +280,7 @@ def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str
         at,
         "if answer < 0:",
         f"    answer = _ring_walk(s, runs[{row}], {len(run)}, False, RING, ring_rest, "
-        "ring_chosen, need_in, True)",
+        "ring_chosen, need_in, 1)",
         "    if place >= 0:  # an empty slot, or the last of a full probe run",
         "        cache_keys[place] = spec",
         "        cache_values[place] = answer",
@@ -306,7 +306,7 @@ def _whole(w: _Writer, at: int, give_back: list[str]) -> None:
     w(
         at,
         "rings = _ring_walk(s, whole, whole.shape[0], True, RING, ring_rest, ring_chosen, "
-        "need_in, False)",
+        "need_in, limit_at - count)",
         "if rings > 0:",
         "    if stored < leaves.shape[0] and count < leaves.shape[0]:",
         "        leaves[stored, :] = chosen",
