@@ -53,6 +53,8 @@ def test_score_json_worked_example(tmp_path: Path) -> None:
         ({"players": [{}, {"hand": ["M4a", "M5a", "M0a", "P1a"]}]}, "players.1.hand: 4 cards"),
         ({"players": [{}, {}], "turns_taken": [-3, 0]}, "turns_taken: player 0 has taken -3"),
         ({"players": [{}, {}], "turns_taken": [0, 12]}, "turns_taken: player 1 has taken 12"),
+        # a key of 4,301 digits: past what int() converts (it was a traceback)
+        ({"players": [{"telescope": {"9" * 4301: "P1a"}}, {}]}, "is not a telescope slot"),
         ({"players": [{}, {}], "phase": "reset"}, "resetter: a reset needs the player"),
     ],
 )

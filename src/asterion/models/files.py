@@ -76,7 +76,10 @@ def read_text_file(path: Path | str) -> str:
             raise TooLargeError(
                 f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes", source=source
             )
-        raw = path.read_bytes()
+        with path.open("rb") as stream:  # a pipe or a device has no size: read one byte more
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise TooLargeError(f"input is over {MAX_FILE_BYTES} bytes (the limit)", source=source)
     except FileNotFoundError:
         raise InputError("no such file", source=source) from None
     except IsADirectoryError:
