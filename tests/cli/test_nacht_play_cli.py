@@ -216,3 +216,10 @@ def test_best_play_errors_name_the_order_file(tmp_path: Path) -> None:
     path = write(tmp_path, {"tileset": "nope.json", "order": []}, "order.json")
     code, out, err = run("nacht", "best-play", "--order", path)
     assert code == 2 and f"{path}: tileset: {tmp_path / 'nope.json'}: no such file" in err
+
+
+def test_an_inconsistent_tile_set_is_named_by_its_file(tmp_path: Path) -> None:
+    # Two alike corner pieces and no arrangement: no game can be played on it.
+    path = write(tmp_path, "2 2\n0 1 1 0\n0 0 2 2\n1 2 0 0\n2 0 0 1\n", "bad.txt")
+    code, out, err = run("nacht", "simulate", "--games", "1", "--tileset", path)
+    assert code == 2 and out == "" and err.startswith(f"asterion: error: {path}: the tile set")

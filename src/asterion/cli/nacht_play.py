@@ -52,7 +52,12 @@ def _sky(option: Path | None, named: Path | None = None, referrer: Path | None =
     if option is None and named is not None and not named.is_file():  # the referrer's mistake
         raise InputError(f"{named}: no such file", source=str(referrer), field="tileset")
     path = option if option is not None else named
-    return solved_sky(default_tileset() if path is None else load_tileset(path))
+    if path is None:
+        return solved_sky(default_tileset())
+    try:
+        return solved_sky(load_tileset(path))
+    except InputError as error:  # an inconsistent set: the file's fault
+        raise error.located(str(path)) from None
 
 
 def _default_strategies(players: int) -> str:

@@ -112,10 +112,10 @@ def solved_sky(tileset: TileSet, *, time_limit: float = DEFAULT_TIME_LIMIT) -> S
     report = verify(tileset, time_limit=time_limit)
     if not report.consistent or not report.placements:
         codes = ", ".join(sorted({f.code for f in report.problems})) or "undecided"
-        raise InputError(
-            f"the tile set is not consistent ({codes}): a game needs its one arrangement; "
-            "`asterion nacht verify` explains",
-            source=tileset.name or None,
+        named = f" {tileset.name!r}" if tileset.name else ""
+        raise InputError(  # (no source: the caller knows the file, see InputError.located)
+            f"the tile set{named} is not consistent ({codes}): a game needs its one "
+            "arrangement; `asterion nacht verify` explains"
         )
     return Sky.from_arrangement(tileset, report.placements[0])
 
