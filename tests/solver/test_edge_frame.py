@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from test_edge_search import backtrack_arrangements, expected_count, mated_puzzle
 
+import asterion.solver.edge_frame as edge_frame
 import asterion.solver.edge_search as edge_search
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import BORDER, EdgeProblem, check_arrangement
@@ -129,15 +130,27 @@ def test_count_limit_stops_at_the_limit() -> None:
 
 
 @pytest.mark.parametrize("limit", [1, 10])
-def test_the_rings_of_an_inside_are_counted_only_up_to_the_limit(limit: int) -> None:
+def test_the_rings_of_an_inside_are_counted_only_up_to_the_limit(
+    limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # One frame and one inner color: all 8 edge pieces alike, all 4 corners alike, so any
     # inside takes 8! x 4! = 967,680 rings. Counted one by one to the end they made a 10 x 10
     # of this kind run past its time limit; a count to N needs no more than N of them.
     problem = generate(4, 4, 1, 1, seed=0)
+    monkeypatch.setattr(edge_frame, "MAX_EXPECTED_RINGS", 10**7)  # (the frame declines it)
     run = counted(frame_of(problem), count_limit=limit, keep=1)
     assert run.count == limit and run.outcome == edge_search.LIMIT
     assert run.leaf_rings[0] == limit  # the walk stopped there
     assert len(run.kept) == 1
+
+
+def test_puzzles_with_too_many_rings_an_inside_are_left_to_the_row_scan() -> None:
+    # The same puzzle: about 10^6 rings an inside (expected_rings), in walks the clock cannot
+    # stop. The Eternity II family keeps well under (distinct frame colors chain the ring).
+    problem = generate(4, 4, 1, 1, seed=0)
+    tables = edge_search.Run(problem, Variant(), 1, 0).tables
+    assert frame_tables(problem, tables) is None
+    frame_of(generate(7, 7, 3, 6, seed=0))  # (asserts that the frame applies)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

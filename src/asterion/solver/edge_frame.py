@@ -41,6 +41,8 @@ It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose piec
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
@@ -71,6 +73,12 @@ second, larger ones are out of reach either way."""
 SIEVE_LOG = 32
 """Bits in a sieve (512 MiB): 7x7 3/6 seed 1 has 2.2 x 10^8 bottoms, which set 4.4 % of them
 (the share of tops whose bottoms are not there that pass all the same)."""
+MAX_EXPECTED_RINGS = 10**4
+"""Puzzles whose insides each take more rings than this (:func:`expected_rings`: few colors
+for many edge pieces) are left to the row scan. The loop counts an inside's rings one by
+one, in a walk it cannot stop for the clock: a 10 x 10 with 3 colors in all (some 10^6
+rings an inside, and a walk many times longer through its dead ends) ran past its time
+limit. 7x7 3/6 seed 0: 10^-3; 5x5 2/3 at most 44; 10x10 4/10 10^-10."""
 MAX_COLORS = 32
 MAX_EDGE_PIECES = 32
 
@@ -159,6 +167,17 @@ def _intrinsic(piece: tuple[int, int, int, int]) -> tuple[int, int, int]:
     return piece[(b + 3) % 4], -1, piece[(b + 2) % 4]
 
 
+def expected_rings(problem: EdgeProblem, edges: Sequence[int], corners: Sequence[int]) -> float:
+    """About how many rings fit an inside: the edge pieces with each inward color in every
+    order, times the corners in every order, each of the ring's joints matching with chance
+    one in the number of frame colors."""
+    sides = [_intrinsic(problem.pieces[i]) for i in [*edges, *corners]]
+    by_inward = Counter(inward for _, inward, _ in sides[: len(edges)])
+    orders = math.prod(math.factorial(n) for n in by_inward.values()) * math.factorial(4)
+    frame_colors = len({c for come_in, _, out in sides for c in (come_in, out)})
+    return orders / frame_colors ** len(sides)
+
+
 def frame_tables(
     problem: EdgeProblem, tables: Tables, order: Sequence[int] | None = None
 ) -> FrameTables | None:
@@ -180,6 +199,8 @@ def frame_tables(
     mate = tables.mate
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
+        return None
+    if expected_rings(problem, edges, corners) > MAX_EXPECTED_RINGS:
         return None
     oriented = [(i, k) for i in inner for k in orientations(problem.pieces[i], True)]
     colors = np.array([turn(problem.pieces[i], k) for i, k in oriented], dtype=np.int64)

@@ -369,6 +369,7 @@ def frame_slice(
                 need_in,
                 count_limit - count,
             )
+            steps += rings  # (the walk's work: a slice stays short where rings are many)
             if rings > 0:
                 if stored < leaves.shape[0] and count < leaves.shape[0]:
                     for i in range(cells):
