@@ -175,7 +175,8 @@ def expected_rings(problem: EdgeProblem, edges: Sequence[int], corners: Sequence
     by_inward = Counter(inward for _, inward, _ in sides[: len(edges)])
     orders = math.prod(math.factorial(n) for n in by_inward.values()) * math.factorial(4)
     frame_colors = len({c for come_in, _, out in sides for c in (come_in, out)})
-    return orders / frame_colors ** len(sides)
+    joints = frame_colors ** len(sides)
+    return float(orders / joints)
 
 
 def frame_tables(
