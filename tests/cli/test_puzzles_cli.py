@@ -166,6 +166,14 @@ def test_nacht_check_and_play(nacht_dir: Path) -> None:
         assert result.exit_code == 0 and "solved" in result.stdout
 
 
+def test_nacht_play_refuses_turn_counts_outside_0_to_3(nacht_dir: Path) -> None:
+    puzzle = sorted(nacht_dir.glob("nacht-*[0-9].json"))[0]
+    tile = json.loads(puzzle.read_text())["tileset"]["tiles"][0]["id"]
+    typed = f"{tile} 1 1 9999999999999999999999\n{tile} 1 1 -1\nquit\n"
+    result = runner.invoke(app, ["nacht", "puzzles", "play", str(puzzle)], input=typed)
+    assert result.stdout.count("turns are 0-3 quarter turns clockwise") == 2
+
+
 ALIKE = "2 2\n0 1 1 0\n1 0 0 1\n0 0 1 1\n1 1 0 0\n"
 
 

@@ -61,6 +61,12 @@ def test_fast_moving_bright_stars_keep_their_proper_names() -> None:
     assert sky["Cen"].stars[0].hip == 71683 and sky["Cen"].stars[0].label == "Rigil Kentaurus"
 
 
+def test_abbreviations_are_found_in_any_case() -> None:
+    # (no two IAU or obsolete abbreviations differ only in case, so nothing is ambiguous)
+    sky = default_sky()
+    assert sky["ori"].abbr == "Ori" and sky["CMA"].abbr == "CMa" and sky["tap"].abbr == "TaP"
+
+
 def test_unknown_abbreviation_is_a_one_line_input_error() -> None:
     with pytest.raises(InputError, match="unknown constellation 'Xyz'"):
         default_sky()["Xyz"]

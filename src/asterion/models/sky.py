@@ -102,9 +102,14 @@ class Sky:
         return {c.abbr: c for c in self.constellations}
 
     def __getitem__(self, abbr: str) -> SkyConstellation:
+        """The constellation of an abbreviation, in any case ("ori", "ORI": the IAU's three
+        letters are unique whatever the case)."""
         try:
             return self.by_abbr[abbr]
         except KeyError:
+            folded = [c for c in self.constellations if c.abbr.casefold() == abbr.casefold()]
+            if len(folded) == 1:
+                return folded[0]
             raise InputError(
                 f"unknown constellation {abbr!r} (expected an IAU abbreviation such as 'Ori', "
                 "or one of the obsolete: "

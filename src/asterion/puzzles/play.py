@@ -213,7 +213,9 @@ class NachtGame(Session):
         if words[0] not in ids or len(numbers) not in (2, 3):
             return [f"not understood: {line}; {NACHT_HELP}"]
         row, col = numbers[0] - 1, numbers[1] - 1
-        turns = numbers[2] % 4 if len(numbers) == 3 else 0
+        turns = numbers[2] if len(numbers) == 3 else 0
+        if not 0 <= turns <= 3:  # (a huge or negative count was taken modulo 4)
+            return [f"turns are 0-3 quarter turns clockwise, not {turns}"]
         if not (0 <= row < ts.height and 0 <= col < ts.width):
             return [f"no cell {numbers[0]} {numbers[1]} in a {ts.width}x{ts.height} grid"]
         if turns and not ts.rotations:
