@@ -59,6 +59,18 @@ def reports_input_errors(command: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+@contextmanager
+def typed_as(option: str | None, field: str | None = None) -> Iterator[None]:
+    """Errors the library raises about a value the user typed (about ``field`` only, when
+    given) name the option, not the library's argument; ``option`` None: left as they are."""
+    try:
+        yield
+    except InputError as error:
+        if option is None or (field is not None and error.field != field):
+            raise
+        raise InputError(error.problem, source=option) from None
+
+
 def print_json(document: Any) -> None:
     """One JSON document on stdout (keys in the documented order, stable across runs)."""
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -25,6 +25,7 @@ from asterion.cli._common import (
     print_json,
     progress_bar,
     reports_input_errors,
+    typed_as,
 )
 from asterion.errors import InputError
 from asterion.models.akelarre import (
@@ -259,13 +260,11 @@ def _mixed_data(equilibrium: Any) -> dict[str, Any]:
 
 def _schedules(text: str) -> tuple[tuple[Destination, ...], ...]:
     """``earth,water/fire`` → one schedule per other seat, each cycled turn by turn."""
-    try:
+    with typed_as("--others"):
         return tuple(
             tuple(parse_destination(name.strip()) for name in part.split("/"))
             for part in text.split(",")
         )
-    except InputError as error:
-        raise InputError(error.problem, source="--others") from None
 
 
 @app.command()

@@ -21,6 +21,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    typed_as,
 )
 from asterion.errors import InputError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE, Arrangement
@@ -312,7 +313,7 @@ def cut_command(
 
     width, height = parse_grid(grid)
     chart = load_chart(chart_file)
-    try:
+    with typed_as("--viewport" if viewport is not None else None, field="viewport"):
         tileset = cut(
             chart,
             width,
@@ -321,11 +322,6 @@ def cut_command(
             allow_border_fragments=allow_border_fragments,
             shuffle_seed=shuffle,
         )
-    except InputError as error:
-        if error.field != "viewport" or viewport is None:
-            raise
-        # The library names its argument; the user typed the option.
-        raise InputError(error.problem, source="--viewport") from None
     _write_json(out, tileset_to_data(tileset))
     console.print(
         f"{out}: {len(tileset.tiles)} tiles, {len(tileset.constellations)} constellations"

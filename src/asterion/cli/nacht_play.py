@@ -21,6 +21,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    typed_as,
 )
 from asterion.cli.nacht import app
 from asterion.errors import InputError
@@ -240,10 +241,8 @@ def advise_command(
     from asterion.models.nacht_game_files import read_state, spec_state, tileset_path
     from asterion.solver.nacht_play import advise, make_policy
 
-    try:
+    with typed_as("--rollout"):
         make_policy(rollout)
-    except InputError as error:  # the library names its own argument; the user typed this
-        raise InputError(error.problem, source="--rollout") from None
     spec = read_state(state_file)
     sky = _sky(tileset, tileset_path(spec.tileset, state_file), state_file)
     state = spec_state(spec, sky, str(state_file))
