@@ -133,6 +133,21 @@ def test_perft_empty_action_list(tmp_path: Path) -> None:
     assert json.loads(out) == {"boards": 1, "by_actions": {"0": 1}}
 
 
+def test_perft_over_its_state_limit_names_the_file(tmp_path: Path) -> None:
+    # 52 boards (above) take more than 5 search states
+    state = write(
+        tmp_path,
+        {
+            "stars": {"2NE": "red", "C": "blue"},
+            "player": "red",
+            "actions": ["generate", "move_ring"],
+        },
+    )
+    code, _, err = run("aster", "perft", state, "--max-states", "5")
+    assert code == 2
+    assert err.startswith(f"asterion: error: {state}: actions: ") and "5 search states" in err
+
+
 # -- bad input: one line on stderr, exit 2 ----------------------------------------------------
 
 

@@ -392,13 +392,16 @@ def perft_command(
     """
     state = _state_or_opening(state_file)
     with console.status("perft: counting boards …") as status:
-        result = perft(
-            state,
-            max_states=max_states,
-            on_layer=lambda used, boards: status.update(
-                f"perft: {boards} boards within {used} actions …"
-            ),
-        )
+        try:
+            result = perft(
+                state,
+                max_states=max_states,
+                on_layer=lambda used, boards: status.update(
+                    f"perft: {boards} boards within {used} actions …"
+                ),
+            )
+        except InputError as error:  # (too many states for the file's action list)
+            raise error.located(str(state_file)) if state_file else error from None
     if json_out:
         print_json(result.to_json())
         return

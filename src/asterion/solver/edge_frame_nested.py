@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from asterion.solver.edge_frame_kernel import pairs_pay
+
 NEST = 19
 """Cells whose loops nest in one generated function (CPython's limit is 20 nested blocks)."""
 
@@ -88,8 +90,11 @@ class _Writer:
 
 _HEADER = """\
 mated, colors, bit_of, words, by_bit, available = T
-whole, ring_rest, ring_chosen, need_in, runs, cache_keys, cache_values, sieve_bits, leaves, \
-leaf_rings = B
+whole, ring_rest, ring_chosen, need_in, walks, row_pairs, runs, cache_keys, cache_values, \
+sieve_bits, leaves, leaf_rings = B
+pair_index = RING[9]
+PC = RING[10]
+PC_WORD = (np.uint64(1) << np.uint64(PC)) - np.uint64(1)
 ALIKE_ = np.uint64(P[0])
 limit_at = P[1]
 stop_at = P[2]
@@ -130,6 +135,8 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
     w(b, f"chosen[{d}] = o", "nodes += 1")
     w(b, *(f"s[{position}] = c{d}_{i}" for i, (_, position) in enumerate(facing)))
     give_back = [f"need[c{d}_{i}] -= 1" for i in range(len(facing))]
+    if 0 < row <= g.rows and col in (0, side - 1):
+        _pairs_check(w, b, d, g, give_back)
     if col == side - 1:  # the budget, checked once a row
         w(
             b,
@@ -258,11 +265,27 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
         w(at + 2, *(f"need[c{d}_{i}] -= 1" for i in range(len(facing))), "continue")
 
 
+def _pairs_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str]) -> None:
+    """The colors a row's end cells turn to the ring, against what the stretch above leaves
+    them (:func:`.edge_frame_kernel.stretch_pairs`)."""
+    row, col = divmod(d, g.side)
+    west = f"pair_index[s[{4 * (g.side + 1) - 1 - row}]] * PC"
+    if col == 0:
+        test = f"(row_pairs[{row}] >> np.uint64({west})) & PC_WORD == 0"
+    else:
+        east = f"pair_index[s[{g.side + 2 + row}]]"
+        test = f"(row_pairs[{row}] >> np.uint64({west} + {east})) & np.uint64(1) == 0"
+    w(at, f"if {test}:", *("    " + line for line in give_back), "    continue")
+
+
 def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str]) -> None:
-    """Some ring pieces run along the stretch fixed so far: its answer cached by its colors."""
+    """Some ring pieces run along the stretch fixed so far (and which pairs of colors they
+    leave the next row's ends): the answer cached by the stretch's colors."""
     row = d // g.side
     run = stretch_positions(g.side, row)
-    w(at, "answer = -1", "place = np.int64(-1)", "spec = np.int64(0)", "if BITS > 0:")
+    listed = "walks.shape[0]" if pairs_pay(row, g.side) else "0"  # (as the kernel's loop)
+    w(at, "answer = np.uint64(0)", "known = False", "place = np.int64(-1)")
+    w(at, "spec = np.int64(0)", "if BITS > 0:")
     w(at + 1, f"spec = np.int64({row + 1})")
     w(at + 1, *(f"spec = (spec << BITS) | s[{p}]" for p in run if not g.corners[p]))
     w(
@@ -270,7 +293,8 @@ def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str
         "place = ((spec * np.int64(-7046029254386353131)) >> np.int64(20)) & MASK",
         "for _ in range(8):",
         "    if cache_keys[place] == spec:",
-        "        answer = int(cache_values[place])",
+        "        answer = cache_values[place]",
+        "        known = True",
         "        break",
         "    if cache_keys[place] == 0:",
         "        break",
@@ -278,15 +302,16 @@ def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str
     )
     w(
         at,
-        "if answer < 0:",
-        f"    answer = _ring_walk(s, runs[{row}], {len(run)}, False, RING, ring_rest, "
-        "ring_chosen, need_in, 1)",
+        "if not known:",
+        f"    answer = stretch_pairs(s, runs[{row}], {len(run)}, RING, ring_rest, ring_chosen, "
+        f"need_in, walks[:{listed}])",
         "    if place >= 0:  # an empty slot, or the last of a full probe run",
         "        cache_keys[place] = spec",
         "        cache_values[place] = answer",
         "if answer == 0:",
         *("    " + line for line in give_back),
         "    continue",
+        f"row_pairs[{row + 1}] = answer",
     )
 
 
@@ -306,7 +331,7 @@ def _whole(w: _Writer, at: int, give_back: list[str]) -> None:
     w(
         at,
         "rings = _ring_walk(s, whole, whole.shape[0], True, RING, ring_rest, ring_chosen, "
-        "need_in, limit_at - count)",
+        "need_in, limit_at - count, walks[:0])",
         "if rings > 0:",
         "    if stored < leaves.shape[0] and count < leaves.shape[0]:",
         "        leaves[stored, :] = chosen",
@@ -336,6 +361,7 @@ def kernel_source(g: Geometry) -> str:
         "    _ring_walk,",
         "    _sieve_bit,",
         "    sieve_key,",
+        "    stretch_pairs,",
         ")",
         "from asterion.solver.edge_search_kernel import _DE_BRUIJN, _LOWEST_BIT_INDEX",
         "from asterion.solver.numba_loops import compiled, prefetch",
