@@ -77,7 +77,9 @@ def test_simulate_three_strategies_with_a_plot(tmp_path: Path) -> None:
     )
     assert code == 0
     assert "win rates by seat" in out and "denial" in out
-    assert plot.read_text().lstrip().startswith(("<svg", "<?xml"))
+    picture = plot.read_text()
+    assert picture.lstrip().startswith(("<svg", "<?xml"))
+    assert ">final coins<" in picture and "final score" not in picture  # Nacht scores coins
 
 
 def test_simulate_rejects_a_strategy_count_that_does_not_match() -> None:

@@ -107,7 +107,11 @@ def simulate_command(
         from asterion.render.stellar_svg import score_distribution_svg
 
         title = f"Nacht der Sterne: final coins, {players} players, {report.games} games"
-        save_svg(plot, lambda: score_distribution_svg(report, title=title), quiet=json_out)
+        save_svg(
+            plot,
+            lambda: score_distribution_svg(report, title=title, quantity="final coins"),
+            quiet=json_out,
+        )
     if json_out:
         print_json(report.to_data())
         return

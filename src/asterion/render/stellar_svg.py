@@ -534,6 +534,7 @@ def score_distribution_svg(
     report_or_scores: Mapping[str, Sequence[int]] | HasDistributions,
     *,
     title: str | None = None,
+    quantity: str = "final score",
     bin_width: int | None = None,
     colors: Mapping[str, str] | None = None,
     width: int = CHART_WIDTH,
@@ -548,6 +549,8 @@ def score_distribution_svg(
         Final scores by policy name, or a self-play report (its ``distributions``).
     title:
         The heading; by default "Final scores".
+    quantity:
+        What the scores are, under the horizontal axis (Nacht der Sterne's are coins).
     bin_width:
         Points per bar; by default 1, 2 or 5 times a power of ten, so that there are at most
         :data:`MAX_BINS` bars.
@@ -649,7 +652,7 @@ def score_distribution_svg(
         "label muted",
         (plot_left + plot_right) / 2,
         height - 14,
-        "final score",
+        quantity,
         anchor="middle",
     )
     y_label = "games" if as_counts else "% of games"
