@@ -14,8 +14,13 @@ import pytest
 from clirun import run, write
 
 from asterion.models.nacht_files import default_tileset, tileset_to_data
-from asterion.models.nacht_game import NachtState, deal_order
-from asterion.models.nacht_game_files import order_document, practice_tileset
+from asterion.models.nacht_game import Lay, NachtState, apply, deal_order, legal_moves
+from asterion.models.nacht_game_files import (
+    order_document,
+    practice_tileset,
+    read_state,
+    spec_state,
+)
 from asterion.solver.nacht_play import minimax_value, solved_sky
 from asterion.solver.nacht_verify import verify
 
@@ -188,6 +193,32 @@ def test_advise_names_the_rollout_option(tmp_path: Path) -> None:
 def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
     code, out, _ = run("nacht", "advise", write(tmp_path, solo_state()), "--samples", "2")
     assert code == 0 and "declining instead of laying: -1.00" in out
+
+
+def test_advise_example_of_the_docs_is_the_position_its_round_reaches(tmp_path: Path) -> None:
+    # docs/nacht.md: player 1 lays T14, player 2 draws T06 (no fit yet), player 3 lays T11,
+    # player 1 draws T16. Played by the rules engine, that round must give the file shown.
+    docs = (Path(__file__).parents[2] / "docs" / "nacht.md").read_text()
+    block = docs[docs.index("### advise") :].split("```json\n", 1)[1].split("```", 1)[0]
+    path = write(tmp_path, json.loads(block))
+    sky = solved_sky(default_tileset())
+    drawn = [sky.cell_of(t) for t in ("T14", "T06", "T11", "T16")]
+    state = NachtState.start(
+        sky, drawn + [c for c in range(sky.cells) if c not in [*drawn, sky.start]]
+    )
+    while state.drawn != drawn[-1]:
+        moves = list(legal_moves(state))
+        state = apply(state, Lay(state.drawn) if Lay(state.drawn) in moves else moves[-1])
+    shown = spec_state(read_state(path), sky, path)
+    assert (shown.laid, shown.displays, shown.coins, shown.streaks, shown.active) == (
+        state.laid,
+        state.displays,
+        state.coins,
+        state.streaks,
+        state.active,
+    )
+    code, out, _ = run("nacht", "advise", path, "--samples", "3")
+    assert code == 0 and "lay T16" in out
 
 
 @pytest.mark.parametrize(
