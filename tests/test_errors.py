@@ -1,14 +1,20 @@
 """Input errors are one printable line, whatever the input holds; files are read to a limit
-even when they have no size (a pipe, a device)."""
+even when they have no size (a pipe, a device); JSON's types are kept to the letter."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import asterion.data
 from asterion.errors import MAX_SHOWN, InputError
+from asterion.models.aster_files import state_from_data
 from asterion.models.files import MAX_FILE_BYTES, read_json_file
+from asterion.models.nacht_files import default_tileset, tileset_from_data, tileset_to_data
+from asterion.models.stellar_cards import deck_from_data
 
 
 def test_control_characters_from_the_input_are_escaped() -> None:
@@ -30,3 +36,66 @@ def test_a_file_without_a_size_is_read_only_to_the_limit() -> None:
     # stat() says 0 bytes for a device: the whole stream was read (gigabytes, no end).
     with pytest.raises(InputError, match=f"/dev/zero: input is over {MAX_FILE_BYTES} bytes"):
         read_json_file("/dev/zero")
+
+
+def _shipped(name: str) -> dict[str, object]:
+    return json.loads((Path(asterion.data.__file__).parent / name).read_text())
+
+
+def _aster_with_rings(rings: object) -> None:
+    state_from_data({**_shipped("aster_demo_state.json"), "rings": rings}, "state.json")
+
+
+def _deck_with_number(number: object) -> None:
+    deck = _shipped("stellar_deck.json")
+    cards = deck["cards"]
+    assert isinstance(cards, list)
+    deck_from_data({**deck, "cards": [{**cards[0], "number": number}, *cards[1:]]}, "deck.json")
+
+
+def _tileset_with_x(x: object) -> None:
+    data = tileset_to_data(default_tileset())
+    k = next(k for k, tile in enumerate(data["tiles"]) if tile["stars"])
+    tile = data["tiles"][k]
+    data["tiles"][k] = {**tile, "stars": [{**tile["stars"][0], "x": x}, *tile["stars"][1:]]}
+    tileset_from_data(data, "sky.json")
+
+
+@pytest.mark.parametrize(
+    ("load", "value", "field"),
+    [
+        (_aster_with_rings, 4.0, "rings"),  # a whole number written with a fraction
+        (_aster_with_rings, "4", "rings"),  # a number written as a string
+        (_aster_with_rings, True, "rings"),
+        (_deck_with_number, "1", "cards.0.number"),
+        (_tileset_with_x, "0.5", "tiles.1.stars.0.x"),
+    ],
+)
+def test_json_types_are_the_contract(load: Any, value: object, field: str) -> None:
+    # JSON says what a value is: a string, a fraction or a Boolean is no integer, and no
+    # number is read out of a string (the files are written by programs as often as by hand).
+    with pytest.raises(InputError) as caught:
+        load(value)
+    assert caught.value.field == field and "should be a valid" in caught.value.problem
+
+
+def test_a_whole_number_is_a_fraction_where_one_is_asked() -> None:
+    _tileset_with_x(0)  # x is a fraction of the tile's side: 0 is one
+    _aster_with_rings(4)
+
+
+def test_a_union_names_the_field_and_every_kind_it_takes() -> None:
+    with pytest.raises(InputError) as caught:
+        _deck_with_number("1")
+    assert str(caught.value) == (
+        "deck.json: cards.0.number: Input should be a valid integer or '0/6' (got '1')"
+    )
+
+
+def test_nan_is_refused_where_it_is() -> None:
+    with pytest.raises(InputError) as caught:
+        _tileset_with_x(float("nan"))
+    assert (caught.value.field, caught.value.problem) == (
+        "tiles.1.stars.0.x",
+        "NaN and infinity are not numbers",
+    )

@@ -7,6 +7,7 @@ file, the field and the problem, e.g. ``state.json: stars.2XX: unknown point '2X
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,13 +94,69 @@ def read_text_file(path: Path | str) -> str:
 
 
 def validate(model: type[ModelT], data: Any, source: str) -> ModelT:
-    """``model.model_validate(data)``, with the first error as a one-line :class:`InputError`."""
+    """``data`` (parsed JSON) as a ``model``, with the first error as a one-line
+    :class:`InputError`. JSON's types are kept to the letter (pydantic's strict mode on JSON):
+    a string, a fraction or true is no integer, even "1", 4.0 or true; a whole number is a
+    fraction where one is asked."""
     try:
-        return model.model_validate(data)
+        text = json.dumps(data, allow_nan=False)
+    except ValueError:  # (Python's JSON reader lets NaN and infinity through)
+        field = ".".join(map(str, _non_finite(data)))
+        raise InputError("NaN and infinity are not numbers", source=source, field=field) from None
+    try:
+        return model.model_validate_json(text, strict=True)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise InputError(_describe(first), source=source, field=field) from None
+        errors = error.errors()
+        where = _in_data(data, errors[0])
+        problem = _either([_describe(e) for e in errors if _in_data(data, e) == where])
+        raise InputError(problem, source=source, field=".".join(map(str, where)) or None) from None
+
+
+def _non_finite(data: Any) -> tuple[str | int, ...]:
+    """Where ``data`` holds a NaN or an infinity (which Python's JSON reader lets through)."""
+    if isinstance(data, dict):
+        items: Any = data.items()
+    else:
+        items = enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        if isinstance(value, float) and not math.isfinite(value):
+            return (key,)
+        if inner := _non_finite(value):
+            return (key, *inner)
+    return ()
+
+
+def _holds(data: Any, part: str | int) -> bool:
+    """Whether ``part`` names something in ``data`` (a key of an object, an index of an array)."""
+    if isinstance(data, dict):
+        return part in data
+    return isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+
+
+def _either(problems: list[str]) -> str:
+    """One problem from a union's (each member's), as "should be a valid integer or '0/6'
+    (got '1')"."""
+    head, got = problems[0].partition(" (got ")[::2]
+    for other in problems[1:3]:
+        head += " or " + other.partition(" (got ")[0].removeprefix("Input should be ")
+    return f"{head} (got {got}" if got else head
+
+
+def _in_data(data: Any, error: Any) -> tuple[str | int, ...]:
+    """The error's place in ``data``: its location less pydantic's own steps (the member of a
+    union it tried, such as ``int``), which name nothing in the file; a missing field's name
+    is kept."""
+    path: list[str | int] = []
+    for part in error["loc"]:
+        if _holds(data, part):
+            data = data[part]
+        elif error.get("type") == "missing" and isinstance(data, dict):
+            path.append(part)
+            break
+        else:
+            break
+        path.append(part)
+    return tuple(path)
 
 
 def _describe(error: Any) -> str:
