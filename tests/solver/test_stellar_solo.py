@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from asterion.models.stellar_solo import (
     solo_puzzle_from_data,
     solo_puzzle_to_data,
 )
+from asterion.solver import stellar_solo
 from asterion.solver.result import Status
 from asterion.solver.stellar_solo import (
     METHODS,
@@ -195,6 +197,19 @@ def test_a_full_game_past_the_time_limit_is_not_called_optimal(method: str) -> N
     if answer.best_score is not None:
         assert replay(puzzle, answer.plan)[1] == answer.best_score
         assert answer.bound is None or answer.bound >= answer.best_score
+
+
+def test_search_past_its_deadline_stops_at_the_next_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A node bounds every child (milliseconds on a full game), so the clock is read at each,
+    # not every CHECK_EVERY nodes: a full game's first dive alone overran 0.01 s by 0.2 s.
+    # A clock that gains a second a reading: the deadline passes during the first dive.
+    readings = iter(range(10**6))
+    monkeypatch.setattr(stellar_solo, "time", SimpleNamespace(perf_counter=lambda: next(readings)))
+    compiled = Compiled(deal_solo_puzzle(1))
+    search = BranchAndBound(compiled, deadline=3)
+    search.run()
+    assert search.stopped and search.best < 0  # stopped before the dive's leaf: no plan
+    assert search.nodes < compiled.turns
 
 
 def test_search_stopped_by_its_node_budget_keeps_a_certified_plan() -> None:

@@ -104,7 +104,7 @@ stays deterministic) one relaxation may take; past it, CP-SAT's proven bound on 
 INTERRUPT_POLL = 0.02
 """Seconds between two looks at a CP-SAT solve's ``interrupt`` (:func:`cp_sat_solo`)."""
 CHECK_EVERY = 256
-"""Search nodes between two looks at the clock."""
+"""Search nodes between two looks for plans found elsewhere (the clock is read at each node)."""
 
 
 @dataclass(frozen=True)
@@ -985,8 +985,10 @@ class BranchAndBound:
         known = self._relaxed.get(position)
         if known is None:
             wall = None
-            if self.deadline is not None:
-                wall = max(0.01, self.deadline - time.perf_counter())
+            if self.deadline is not None:  # (before any plan, half: the rest is for finding one)
+                wall = max(
+                    0.01, (self.deadline - time.perf_counter()) / (2 if self.best < 0 else 1)
+                )
             known = relaxed_bound(position, ceiling, work=RELAX_WORK_LIMIT, wall=wall)
             self.relaxations += 1
             self._relaxed[position] = known
@@ -1008,6 +1010,8 @@ class BranchAndBound:
             self.stopped = True
         if self.nodes % CHECK_EVERY == 0:
             self._out_of_time()
+        elif self.deadline is not None and time.perf_counter() > self.deadline:
+            self.stopped = True  # (a node bounds all its children, milliseconds: look each time)
         if self.stopped:
             return node_bound
         c = self.c
@@ -1034,16 +1038,17 @@ class BranchAndBound:
                 self.table[key] = node_bound
                 return node_bound
         # A child's bound may exceed its parent's (the bound is admissible, not monotone):
-        # the parent's caps it.
+        # the parent's caps it. Among children capped alike, the higher own bound first.
         children = sorted(
             (
-                (min(node_bound, self.bound(child)), i, step, child)
+                (min(node_bound, own), -own, i, step, child)
                 for i, (step, child) in enumerate(c.children(node))
+                for own in (self.bound(child),)
             ),
-            key=lambda entry: (-entry[0], entry[1]),
+            key=lambda entry: (-entry[0], entry[1], entry[2]),
         )
         result = 0
-        for child_bound, _, step, child in children:
+        for child_bound, _, _, step, child in children:
             if child_bound <= self.best or self.stopped:
                 result = max(result, child_bound)
                 continue
