@@ -14,6 +14,7 @@ from asterion.errors import MAX_SHOWN, InputError
 from asterion.models.aster_files import state_from_data
 from asterion.models.files import MAX_FILE_BYTES, read_json_file
 from asterion.models.nacht_files import default_tileset, tileset_from_data, tileset_to_data
+from asterion.models.sky import sky_from_data
 from asterion.models.stellar_cards import deck_from_data
 
 
@@ -88,14 +89,43 @@ def test_a_union_names_the_field_and_every_kind_it_takes() -> None:
     with pytest.raises(InputError) as caught:
         _deck_with_number("1")
     assert str(caught.value) == (
-        "deck.json: cards.0.number: Input should be a valid integer or '0/6' (got '1')"
+        "deck.json: cards.0.number: should be a valid integer or '0/6' (got '1')"
     )
 
 
-def test_nan_is_refused_where_it_is() -> None:
+def _sky_with_provenance(value: object) -> None:
+    sky_from_data({**_shipped("sky.json"), "provenance": value}, "sky.json")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        # provenance entries are strings, or objects of strings
+        ({"k": 5}, "sky.json: provenance.k: should be a JSON object or a valid string (got 5)"),
+        ({"k": {"a": 1}}, "sky.json: provenance.k.a: Input should be a valid string (got 1)"),
+    ],
+)
+def test_a_union_of_a_string_and_an_object_says_which_value_is_wrong(
+    value: object, expected: str
+) -> None:
     with pytest.raises(InputError) as caught:
-        _tileset_with_x(float("nan"))
-    assert (caught.value.field, caught.value.problem) == (
-        "tiles.1.stars.0.x",
-        "NaN and infinity are not numbers",
-    )
+        _sky_with_provenance(value)
+    assert str(caught.value) == expected
+
+
+def test_a_wrong_key_is_not_taken_for_another_kind_of_value() -> None:
+    # A key's error and the value's are two problems, not two kinds of one value.
+    state = {**_shipped("aster_demo_state.json"), "vp": {"purple": "x"}}
+    with pytest.raises(InputError) as caught:
+        state_from_data(state, "state.json")
+    assert caught.value.field == "vp.purple.[key]"
+    assert " or a valid integer" not in caught.value.problem
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_non_finite_numbers_are_refused_where_they_are(value: float) -> None:
+    # (Python's JSON reader takes NaN, Infinity and 1e400, which JSON has no number for)
+    with pytest.raises(InputError) as caught:
+        _tileset_with_x(value)
+    assert caught.value.field == "tiles.1.stars.0.x"
+    assert caught.value.problem.startswith("is not a finite number")

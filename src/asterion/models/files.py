@@ -100,20 +100,47 @@ def validate(model: type[ModelT], data: Any, source: str) -> ModelT:
     fraction where one is asked."""
     try:
         text = json.dumps(data, allow_nan=False)
-    except ValueError:  # (Python's JSON reader lets NaN and infinity through)
+    except ValueError:  # (Python's JSON reader lets NaN, infinity and 1e400 through)
         field = ".".join(map(str, _non_finite(data)))
-        raise InputError("NaN and infinity are not numbers", source=source, field=field) from None
+        raise InputError(
+            "is not a finite number (NaN, infinity or too large)", source=source, field=field
+        ) from None
     try:
         return model.model_validate_json(text, strict=True)
     except ValidationError as error:
         errors = error.errors()
-        where = _in_data(data, errors[0])
-        problem = _either([_describe(e) for e in errors if _in_data(data, e) == where])
-        raise InputError(problem, source=source, field=".".join(map(str, where)) or None) from None
+        field, problem = _first_problem(data, errors)
+        raise InputError(problem, source=source, field=field or None) from None
+
+
+def _first_problem(data: Any, errors: list[Any]) -> tuple[str, str]:
+    """The first error's field and problem. Where a value may be of several kinds (a union),
+    pydantic reports one error per kind, each under a step of its own (``int``,
+    ``literal['0/6']``) that names nothing in the file: those steps are left out, and the
+    errors of one value are one problem, with every kind the value may be."""
+    where = _in_data(data, errors[0])
+    kinds = [e for e in errors if _in_data(data, e) == where]
+    wants = [_wanted(e) for e in kinds]
+    field = ".".join(map(str, where))
+    if len(kinds) == 1 or None in wants:
+        return field, _describe(errors[0])
+    unique = " or ".join(dict.fromkeys(w for w in wants if w is not None))
+    return field, f"should be {unique} (got {errors[0].get('input')!r})"
+
+
+def _wanted(error: Any) -> str | None:
+    """What one kind of a union asks for ("a valid integer", "'0/6'"), None if it says
+    something else (a check of the value, not of its kind)."""
+    kind, message = error.get("type", ""), str(error["msg"])
+    if kind in ("model_type", "dict_type"):
+        return "a JSON object"
+    if message.startswith("Input should be "):
+        return message.removeprefix("Input should be ")
+    return None
 
 
 def _non_finite(data: Any) -> tuple[str | int, ...]:
-    """Where ``data`` holds a NaN or an infinity (which Python's JSON reader lets through)."""
+    """Where ``data`` holds a NaN or an infinity."""
     if isinstance(data, dict):
         items: Any = data.items()
     else:
@@ -133,29 +160,17 @@ def _holds(data: Any, part: str | int) -> bool:
     return isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
 
 
-def _either(problems: list[str]) -> str:
-    """One problem from a union's (each member's), as "should be a valid integer or '0/6'
-    (got '1')"."""
-    head, got = problems[0].partition(" (got ")[::2]
-    for other in problems[1:3]:
-        head += " or " + other.partition(" (got ")[0].removeprefix("Input should be ")
-    return f"{head} (got {got}" if got else head
-
-
 def _in_data(data: Any, error: Any) -> tuple[str | int, ...]:
-    """The error's place in ``data``: its location less pydantic's own steps (the member of a
-    union it tried, such as ``int``), which name nothing in the file; a missing field's name
-    is kept."""
+    """The error's location less the steps that name nothing in ``data`` (the kind of a union
+    pydantic tried); kept: ``[key]`` (the key itself is wrong) and a missing field's name."""
     path: list[str | int] = []
-    for part in error["loc"]:
+    last = len(error["loc"]) - 1
+    for k, part in enumerate(error["loc"]):
         if _holds(data, part):
             data = data[part]
-        elif error.get("type") == "missing" and isinstance(data, dict):
             path.append(part)
-            break
-        else:
-            break
-        path.append(part)
+        elif part == "[key]" or (k == last and error.get("type") == "missing"):
+            path.append(part)
     return tuple(path)
 
 

@@ -17,9 +17,9 @@ are never branched on. Measured on 7x7 3/6 (benchmarks): a tree some ten times s
 
 The stretch's search also says which pairs of inward colors the next row's two end cells may
 turn to the ring (unused edge pieces that extend some walk of the stretch at both ends), and
-those cells are held to them as they are placed, before the cells between them: 28 % fewer
-placements to 7x7 3/6 seed 6's first arrangement, 20 % less time (benchmarks, fourteenth
-round).
+those cells are held to them as they are placed, before the cells between them: to 7x7 3/6
+seed 6's first arrangement, 28 % fewer placements and 30 % less time; over ten slow seeds
+14-34 % fewer placements and 19 % less time (benchmarks, fourteenth round).
 
 Whole-picture turns: a quarter turn of the picture moves the pieces of four inner cells round
 one another (an *orbit*, :func:`turn_orbit`); of the four turns of an arrangement exactly one
