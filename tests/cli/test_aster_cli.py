@@ -112,16 +112,16 @@ def test_place_card_by_abbreviation_with_picture(tmp_path: Path) -> None:
 # -- perft ------------------------------------------------------------------------------------
 
 
+HAND_WORKED = {
+    "stars": {"2NE": "red", "C": "blue"},
+    "player": "red",
+    "actions": ["generate", "move_ring"],
+}
+"""Worked in tests/solver/test_aster_perft.py: 1 + 12 + 39 boards."""
+
+
 def test_perft_json_hand_worked(tmp_path: Path) -> None:
-    # worked in tests/solver/test_aster_perft.py: 1 + 12 + 39 boards
-    state = write(
-        tmp_path,
-        {
-            "stars": {"2NE": "red", "C": "blue"},
-            "player": "red",
-            "actions": ["generate", "move_ring"],
-        },
-    )
+    state = write(tmp_path, HAND_WORKED)
     code, out, _ = run("aster", "perft", state, "--json")
     assert code == 0
     assert json.loads(out) == {"boards": 52, "by_actions": {"0": 1, "1": 12, "2": 39}}
@@ -134,15 +134,7 @@ def test_perft_empty_action_list(tmp_path: Path) -> None:
 
 
 def test_perft_over_its_state_limit_names_the_file(tmp_path: Path) -> None:
-    # 52 boards (above) take more than 5 search states
-    state = write(
-        tmp_path,
-        {
-            "stars": {"2NE": "red", "C": "blue"},
-            "player": "red",
-            "actions": ["generate", "move_ring"],
-        },
-    )
+    state = write(tmp_path, HAND_WORKED)  # 52 boards take more than 5 search states
     code, _, err = run("aster", "perft", state, "--max-states", "5")
     assert code == 2
     assert err.startswith(f"asterion: error: {state}: actions: ") and "5 search states" in err
