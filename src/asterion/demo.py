@@ -174,8 +174,8 @@ def _nacht_tour(out: Path) -> Iterator[str]:
     )
     turned = solve_tileset(sky, rotations=True, count_limit=2)
     yield (
-        f"  with tiles allowed to turn: {turned.result.count} arrangement(s) up to turning "
-        f"the picture ({turned.result.engine}, {turned.result.wall_time:.2f} s)"
+        f"  with tiles allowed to turn: {counted(turned.result.count, 'arrangement')} up to "
+        f"turning the picture ({turned.result.engine}, {turned.result.wall_time:.2f} s)"
     )
 
 

@@ -54,6 +54,14 @@ def test_solve_json_grid_passes_an_independent_recheck(tmp_path: Path) -> None:
     assert check_arrangement(problem, arrangement) == []
 
 
+def test_solve_summary_counts_in_words(tmp_path: Path) -> None:
+    # FORCED has one arrangement: "exactly 1 arrangement", not "arrangement(s)"
+    code, out, _ = run(
+        "nacht", "solve", write(tmp_path, FORCED, "forced.txt"), "--count-limit", "10"
+    )
+    assert code == 0 and out.startswith("exactly 1 arrangement, up to turning")
+
+
 @pytest.mark.parametrize("engine", ["cp-sat", "search"])
 @pytest.mark.parametrize("limit", ["100", str(10**18)])
 def test_alike_pieces_count_six_classes(tmp_path: Path, engine: str, limit: str) -> None:

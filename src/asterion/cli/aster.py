@@ -482,7 +482,7 @@ def reach(
     else:
         slots = len(question.slots)
         console.print(
-            f"{label} for {state.player.value}, {slots} slots in {turns} turn(s): "
+            f"{label} for {state.player.value}, {slots} slots in {counted(turns, 'turn')}: "
             f"{answer.status.value} ({answer.engine}, {answer.wall_time:.2f} s)"
         )
         if answer.certificate is not None:

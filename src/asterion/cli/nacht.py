@@ -32,6 +32,7 @@ from asterion.models.nacht_files import (
     tileset_schema,
     tileset_to_data,
 )
+from asterion.render.words import counted
 from asterion.solver.nacht_solve import ENGINES, solve_tileset
 from asterion.solver.nacht_verify import DEFAULT_COUNT_LIMIT, Report, verify
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
@@ -252,7 +253,7 @@ def _print_solved(
     exact = "exactly" if complete else "at least"
     up_to = ", up to turning the whole picture" if tileset.rotations else ""
     console.print(
-        f"{exact} {count} arrangement(s){up_to} ({engine}, {seconds:.2f} s); "
+        f"{exact} {counted(count, 'arrangement')}{up_to} ({engine}, {seconds:.2f} s); "
         "the first, row 0 = north (tile id, +k = turned k quarter turns clockwise):"
     )
     width = max(len(t.id) for t in tileset.tiles) + 2

@@ -303,7 +303,7 @@ def nacht_check(
         console.print(describe(puzzle))
         words = {
             True: f"unique: exactly one arrangement, proven ({result.nodes} search nodes)",
-            False: f"NOT unique: {result.count} arrangement(s) found",
+            False: f"NOT unique: {counted(result.count, 'arrangement')} found",
             None: "undecided within the time limit",
         }
         console.print(words[unique])
