@@ -89,8 +89,17 @@ def test_a_union_names_the_field_and_every_kind_it_takes() -> None:
     with pytest.raises(InputError) as caught:
         _deck_with_number("1")
     assert str(caught.value) == (
-        "deck.json: cards.0.number: should be a valid integer or '0/6' (got '1')"
+        "deck.json: cards.0.number: should be a valid integer or '0/6' (got \"1\")"
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"), [(None, "null"), (True, "true"), ("x" * 100, '"' + "x" * 56 + "...")]
+)
+def test_a_wrong_value_is_shown_as_the_file_wrote_it(value: object, shown: str) -> None:
+    with pytest.raises(InputError) as caught:
+        _deck_with_number(value)
+    assert str(caught.value).endswith(f"(got {shown})")
 
 
 def _sky_with_provenance(value: object) -> None:

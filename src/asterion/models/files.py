@@ -17,6 +17,8 @@ from asterion.errors import InputError, TooLargeError
 
 MAX_FILE_BYTES = 1_000_000
 """Input files larger than this are refused: no position, catalog or tile set needs more."""
+SHOWN = 60
+"""Characters of a wrong value shown in an error message (a whole object would flood the line)."""
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -125,7 +127,7 @@ def _first_problem(data: Any, errors: list[Any]) -> tuple[str, str]:
     if len(kinds) == 1 or None in wants:
         return field, _describe(errors[0])
     unique = " or ".join(dict.fromkeys(w for w in wants if w is not None))
-    return field, f"should be {unique} (got {errors[0].get('input')!r})"
+    return field, f"should be {unique} (got {_shown(errors[0].get('input'))})"
 
 
 def _wanted(error: Any) -> str | None:
@@ -186,8 +188,17 @@ def _describe(error: Any) -> str:
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     if kind in ("enum", "literal_error") or "Input should be" in message:
-        return f"{message} (got {error.get('input')!r})"
+        return f"{message} (got {_shown(error.get('input'))})"
     return message
+
+
+def _shown(value: Any) -> str:
+    """A value as the file wrote it (JSON: ``null``, ``true``, ``"1"``), cut short if long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
 def _json_type(value: Any) -> str:
