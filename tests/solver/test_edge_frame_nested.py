@@ -58,6 +58,7 @@ def searched(
 PUZZLES = {
     "5x5 2/3 s1": generate(5, 5, 2, 3, seed=1),
     "5x5 3/4 s2": generate(5, 5, 3, 4, seed=2),
+    "5x5 3/4 s5": generate(5, 5, 3, 4, seed=5),  # identical pieces, placed in order
     "6x6 3/5 s3": generate(6, 6, 3, 5, seed=3),
     "4x4 2/3 s0": generate(4, 4, 2, 3, seed=0),
 }

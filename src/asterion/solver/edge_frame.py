@@ -33,6 +33,13 @@ spares only the part of the tree where that piece is placed (about half of it in
 that cost most); these rules spare three quarters of everything below the cell that decides
 (benchmarks).
 
+Identical inner pieces (the same up to a turn, :func:`_copies`): swapping two of them gives
+another arrangement of the same picture, so where the turn rule is the centre piece's turn the
+search places them in the order of their bits only, and counts each inside it finds once for
+every order (:func:`whole_arrangements` builds the other orders back). The centre piece is held
+at its set's picture, not at turn 0, so that whichever copy sits there the same turn of the
+inside is kept.
+
 The sieve (:class:`Sieve`): most tops of an inside (its first rows filled) have no way to
 fill the rest with the pieces left, and the search learns it only by trying. The ways to fill
 the last rows (*bottoms*) are fewer than the tops, and they are tops too: turned a half turn,
@@ -47,9 +54,10 @@ It applies to square puzzles from 4 x 4 to 10 x 10 with rotations on, whose piec
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 
@@ -86,6 +94,9 @@ for many edge pieces) are left to the row scan. The loop counts an inside's ring
 one, in a walk it cannot stop for the clock: a 10 x 10 with 3 colors in all (some 10^6
 rings an inside, and a walk many times longer through its dead ends) ran past its time
 limit. 7x7 3/6 seed 0: 10^-3; 5x5 2/3 at most 44; 10x10 4/10 10^-10."""
+MAX_TIMES = 1 << 31
+"""Identical inner pieces are placed in order only while the arrangements one inside stands
+for stay below this (:func:`_copies`): the count multiplies by it in 64 bits."""
 MAX_COLORS = 32
 MAX_EDGE_PIECES = 32
 
@@ -102,6 +113,7 @@ class FrameTables:
     edge_pieces: tuple[int, ...]
     corner_pieces: tuple[int, ...]
     bits: int  # per color in a cache key, 0 = no cache
+    copies: tuple[tuple[int, ...], ...] = ()  # bits of identical inner pieces placed in order
 
     @property
     def positions(self) -> int:
@@ -204,6 +216,7 @@ def frame_tables(
         return None
     if order is not None:
         inner = [inner[i] for i in order]
+    inner, groups = _copies(problem, inner, side)
     mate = tables.mate
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
@@ -214,7 +227,8 @@ def frame_tables(
     colors = np.array([turn(problem.pieces[i], k) for i, k in oriented], dtype=np.int64)
     bit_of = np.array([inner.index(i) for i, _ in oriented], dtype=np.int64)
     asymmetric = [len(orientations(problem.pieces[i], True)) == 4 for i in inner]
-    at_centre = np.array([k == 0 or not asymmetric[inner.index(i)] for i, k in oriented])
+    held = _held_turns(problem, groups, inner)
+    at_centre = np.array([k == held[i] or not asymmetric[inner.index(i)] for i, k in oriented])
     words, by_bit = _inner_words(colors, bit_of, ncolors, at_centre)
     inner_tables = (
         colors,
@@ -227,6 +241,8 @@ def frame_tables(
         side,
         *_turn_rule(side),
         signed_word(sum(1 << bit for bit, alike in enumerate(asymmetric) if not alike)),
+        signed_word(sum(1 << bit for group in groups for bit in group[1:])),
+        math.prod(math.factorial(len(group)) for group in groups),
     )
     frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
     ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
@@ -241,7 +257,57 @@ def frame_tables(
         edge_pieces=tuple(edges),
         corner_pieces=tuple(corners),
         bits=bits if 3 + longest * bits <= 62 else 0,
+        copies=groups,
     )
+
+
+def _copies(
+    problem: EdgeProblem, inner: list[int], side: int
+) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
+    """The inner pieces with each set of identical ones (the same up to a turn) together, and
+    those sets (of two or more, as bits) if the search is to take their pieces in order.
+
+    Swapping identical pieces gives another arrangement of the same picture, so the search
+    places them in the order of their bits only and counts each inside found once for every
+    order (the product of the sets' factorials): 7x7 3/6 seed 2, whose 25 inner pieces hold
+    four identical ones, searched 18 times fewer placements (benchmarks, fifteenth round).
+    Only where the turn rule is the centre piece's turn (an odd side, and no piece like its
+    turns, where the orbit rule would compare copies' numbers); ``MAX_TIMES`` bounds the
+    product."""
+    sets: dict[tuple[int, ...], list[int]] = {}
+    for i in inner:
+        sets.setdefault(_shape(problem.pieces[i]), []).append(i)
+    times = math.prod(math.factorial(len(group)) for group in sets.values())
+    alike = any(len(orientations(problem.pieces[i], True)) < 4 for i in inner)
+    if side % 2 == 0 or alike or times == 1 or times > MAX_TIMES:
+        return inner, ()
+    together = [i for group in sets.values() for i in group]  # at each set's first place
+    groups: list[tuple[int, ...]] = []
+    for group in sets.values():
+        if len(group) > 1:
+            first = together.index(group[0])
+            groups.append(tuple(range(first, first + len(group))))
+    return together, tuple(groups)
+
+
+def _shape(piece: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The piece's least turn: identical pieces share it."""
+    return min(turn(piece, k) for k in range(4))
+
+
+def _held_turns(
+    problem: EdgeProblem, groups: tuple[tuple[int, ...], ...], inner: list[int]
+) -> dict[int, int]:
+    """The turn each inner piece is held at in the centre cell: 0, but identical pieces all at
+    their set's first one's picture (so that the turn rule picks the same turn of an inside
+    whichever copy is at the centre)."""
+    held = dict.fromkeys(inner, 0)
+    for group in groups:
+        first = problem.pieces[inner[group[0]]]
+        for bit in group[1:]:
+            piece = problem.pieces[inner[bit]]
+            held[inner[bit]] = next(k for k in range(4) if turn(piece, k) == first)
+    return held
 
 
 def _inner_words(
@@ -309,11 +375,12 @@ def _turn_rule(side: int) -> tuple[int, LongArray, LongArray]:
 
 
 def without_turn_rule(frame: FrameTables) -> FrameTables:
-    """The same tables searching every turn of every arrangement (to list bottoms: the turn
-    rule keeps only some of the ways to fill an inside's first rows)."""
+    """The same tables searching every turn of every arrangement, and identical pieces in any
+    order (to list bottoms: the turn rule keeps only some of the ways to fill an inside's
+    first rows, and a top leaves the copies its order leaves)."""
     cells = frame.side**2
-    free = (-1, np.full(cells, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0)
-    return replace(frame, inner=frame.inner[:8] + free)
+    free = (-1, np.full(cells, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, 0, 1)
+    return replace(frame, inner=frame.inner[:8] + free, copies=())
 
 
 def _side_positions(side: int) -> LongArray:
@@ -472,6 +539,7 @@ class FrameRun(Counters):
         )
         self.params = np.zeros(nested.PARAMS_SIZE, dtype=np.int64)
         self.params[nested.ALIKE] = self.frame.inner[11]
+        self.params[nested.COPIES], self.params[nested.TIMES] = self.frame.inner[12:14]
         self.params[nested.LIMIT_AT] = self.count_limit
         cells, centre, anchors = side * side, self.frame.inner[8], self.frame.inner[9]
         self.search = _nested_search(
@@ -483,6 +551,7 @@ class FrameRun(Counters):
             self.sieve[1],
             self.sieve[2] >= 0,
             centre >= 0 or bool(np.any(anchors >= 0)),
+            bool(self.frame.copies),
         )
 
     def _start_below(self, chosen: IntArray, depth: int) -> None:
@@ -598,6 +667,7 @@ def _nested_search(
     sieve_log: int,
     probing: bool,
     rule: bool,
+    copies: bool,
 ) -> Callable[..., None]:
     """The compiled loops of a ``side`` x ``side`` inside, down to depth ``leaf``: the whole
     inside (a count), or its bottoms' depth (listed into a sieve)."""
@@ -623,6 +693,7 @@ def _nested_search(
         sieve_log=sieve_log,
         probing=probing,
         rule=rule,
+        copies=copies,
     )
     return nested.load(nested.kernel_source(geometry))
 
@@ -636,15 +707,50 @@ def new_cache(size_log: int = CACHE_SIZE_LOG) -> tuple[LongArray, WordArray]:
 
 def whole_arrangements(frame: FrameTables, inside: IntArray, most: int) -> list[IntArray]:
     """Up to ``most`` arrangements with this inside: each ring that fits it, in the order of
-    the loop's ring search, as the row scan's placed pieces by cell."""
-    side = frame.side
-    width = side + 2
+    the loop's ring search, then the same with identical inner pieces swapped round (the
+    search placed them in order only), as the row scan's placed pieces by cell."""
+    rings = _rings(frame, _inward_colors(frame, inside), most)
+    found: list[IntArray] = []
+    for same in _relabelings(frame, inside):
+        if len(found) >= most or not rings:
+            break
+        found += _with_rings(frame, same, rings[: most - len(found)])
+    return found
+
+
+def _relabelings(frame: FrameTables, inside: IntArray) -> Iterator[IntArray]:
+    """The inside, then the same picture with its identical pieces swapped round, every way."""
+    yield inside
+    if not frame.copies:
+        return
+    colors, bit_of = frame.inner[0], frame.inner[2]
+    showing = {(int(bit_of[o]), tuple(colors[o])): o for o in range(len(colors))}
+    bits = [bit for group in frame.copies for bit in group]
+    orders = itertools.product(*(itertools.permutations(group) for group in frame.copies))
+    next(orders)  # (the order found)
+    for order in orders:
+        moved = dict(zip(bits, itertools.chain(*order), strict=True))
+        yield np.array(
+            [showing[moved.get(int(bit_of[o]), int(bit_of[o])), tuple(colors[o])] for o in inside],
+            dtype=inside.dtype,
+        )
+
+
+def _inward_colors(frame: FrameTables, inside: IntArray) -> LongArray:
+    """The colors the inside asks of each ring position."""
     colors, mate, _, _, _, side_pos = frame.inner[:6]
     want = np.zeros(frame.positions, dtype=np.int64)
-    for d in range(side * side):
+    for d in range(frame.side**2):
         for k in range(4):
             if side_pos[d, k] >= 0:
                 want[side_pos[d, k]] = mate[colors[inside[d], k]]
+    return want
+
+
+def _with_rings(frame: FrameTables, inside: IntArray, rings: list[list[int]]) -> list[IntArray]:
+    """The arrangements of this inside with each of these rings."""
+    side = frame.side
+    width = side + 2
     number = {
         (int(p), int(t)): o
         for o, (p, t) in enumerate(zip(frame.problem.piece, frame.problem.turns, strict=True))
@@ -654,7 +760,7 @@ def whole_arrangements(frame: FrameTables, inside: IntArray, most: int) -> list[
         piece, turns = frame.inner_pieces[inside[d]]
         placed[(1 + d // side) * width + 1 + d % side] = number[piece, turns]
     found: list[IntArray] = []
-    for ring in _rings(frame, want, most):
+    for ring in rings:
         for position, piece in enumerate(ring):
             r, c = ring_cell(position, width)
             placed[r * width + c] = number[piece, _outward_turns(frame, piece, r, c)]

@@ -41,10 +41,13 @@ from asterion.solver.numba_loops import prefetch
 IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 Inner = tuple[Any, ...]
-"""(colors, mate, bit, words, by_bit, side_pos, ncolors, side, anchors): the inner pieces'
-oriented colors and piece bits, their candidate words and oriented pieces by (slot, key, bit),
-the ring position each inner cell's side faces (-1 none), the colors, the inner grid's side,
-and per cell the one whose piece bit it must exceed (-1 none: the turn orbit's rule)."""
+"""(colors, mate, bit, words, by_bit, side_pos, ncolors, side, centre, anchors, early, alike,
+copies, times): the inner pieces' oriented colors and piece bits, their candidate words and
+oriented pieces by (slot, key, bit), the ring position each inner cell's side faces (-1
+none), the colors, the inner grid's side, the turn rule's cells and pieces like their turns
+(``edge_frame._turn_rule``), and the identical pieces: the bits of those that go only where
+the piece one bit below is placed already, and how many arrangements each one found stands
+for (``edge_frame._copies``)."""
 Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available, in_words,
 out_words, pair_index, pair_colors): edge pieces as (in, inward, out) and corners as (in,
@@ -141,6 +144,27 @@ def _ring_walk(
         else:
             rest[d] = np.uint64(edge_words[s[at], need_in[d - 1]]) & ~used
     return total
+
+
+@_compiled
+def copies_allowed(used: np.uint64, copies: np.uint64) -> np.uint64:
+    """The pieces not ruled out by ``used``: unused, and no copy whose copy one bit below is
+    unused (identical pieces are placed in the order of their bits)."""
+    return ~used & ~(copies & (~used << np.uint64(1)))
+
+
+@_compiled
+def rings_wanted(count: int, times: int, limit: int) -> int:
+    """How many rings of an inside that stands for ``times`` arrangements reach ``limit``."""
+    return (limit - count + times - 1) // times
+
+
+@_compiled
+def add_rings(count: int, rings: int, times: int, limit: int) -> int:
+    """``count`` and ``rings`` found ``times`` over, at most ``limit`` (never overflowing)."""
+    if rings > (limit - count) // times:
+        return limit
+    return count + rings * times
 
 
 @_compiled
@@ -257,7 +281,7 @@ def frame_slice(
     rings, until those add up to ``leaves``' rows.
     """
     (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
-    (centre, anchors, early, alike) = inner[8:]
+    (centre, anchors, early, alike, copies, times) = inner[8:]
     available = ring[6]
     pair_index, pair_colors = ring[9], ring[10]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check[:9]
@@ -296,7 +320,7 @@ def frame_slice(
                 kind |= 1
                 west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
-            allowed = ~used
+            allowed = copies_allowed(used, np.uint64(copies))
             if depth == centre:  # pieces unlike their turns at turn 0 only (kind 4)
                 key += ncolors * ncolors
                 for e in range(1, early.shape[0]):  # the others only if the orbit is in order
@@ -448,7 +472,7 @@ def frame_slice(
                 ring_rest,
                 ring_chosen,
                 need_in,
-                count_limit - count,
+                rings_wanted(count, times, count_limit),
                 walks[:0],
             )
             steps += rings  # (the walk's work: a slice stays short where rings are many)
@@ -458,7 +482,7 @@ def frame_slice(
                         leaves[stored, i] = chosen[i]
                     leaf_rings[stored] = rings
                     stored += 1
-                count = min(count + rings, count_limit)
+                count = add_rings(count, rings, times, count_limit)
                 if count >= count_limit:
                     state[OUTCOME] = LIMIT
                     break

@@ -46,8 +46,8 @@ NEST = 19
 # The generated search's ``state`` and ``params`` (both int64 arrays).
 COUNT, NODES, OUTCOME, RESUME, USED, STORED = 1, 2, 3, 4, 6, 7
 STATE_SIZE = 8
-ALIKE, LIMIT_AT, STOP_AT, FLOOR = range(4)
-PARAMS_SIZE = 4
+ALIKE, LIMIT_AT, STOP_AT, FLOOR, COPIES, TIMES = range(6)
+PARAMS_SIZE = 6
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,7 @@ class Geometry:
     sieve_log: int
     probing: bool  # the sieve prunes tops (a count)
     rule: bool  # one turn of each arrangement (a count; not a fill)
+    copies: bool = False  # identical pieces placed in order (edge_frame._copies)
 
 
 def stretch_positions(side: int, row: int) -> list[int]:
@@ -99,6 +100,8 @@ ALIKE_ = np.uint64(P[0])
 limit_at = P[1]
 stop_at = P[2]
 floor = P[3]
+COPIES_ = np.uint64(P[4])
+times = P[5]
 count = state[1]
 nodes = state[2]
 resume = state[4]
@@ -206,7 +209,7 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
     if d == g.centre and g.rule:  # pieces unlike their turns at turn 0 only (key kind 4)
         kind = 4
     w(at, f"key{d} = ({kind} * NC + {north}) * NC + {west}")
-    w(at, f"allowed{d} = ~used{d}")
+    w(at, f"allowed{d} = " + (f"copies_allowed(used{d}, COPIES_)" if g.copies else f"~used{d}"))
     if g.rule and d == g.centre and len(g.early) > 1:
         first = g.early[0]
         order = " or ".join(f"bit_of[chosen[{e}]] < bit_of[chosen[{first}]]" for e in g.early[1:])
@@ -331,13 +334,13 @@ def _whole(w: _Writer, at: int, give_back: list[str]) -> None:
     w(
         at,
         "rings = _ring_walk(s, whole, whole.shape[0], True, RING, ring_rest, ring_chosen, "
-        "need_in, limit_at - count, walks[:0])",
+        "need_in, rings_wanted(count, times, limit_at), walks[:0])",
         "if rings > 0:",
         "    if stored < leaves.shape[0] and count < leaves.shape[0]:",
         "        leaves[stored, :] = chosen",
         "        leaf_rings[stored] = rings",
         "        stored += 1",
-        "    count = min(count + rings, limit_at)",
+        "    count = add_rings(count, rings, times, limit_at)",
         "    if count >= limit_at:",
         "        state[3] = 2",
         "        resume = -1",
@@ -360,6 +363,9 @@ def kernel_source(g: Geometry) -> str:
         "    _first_colors_hash,",
         "    _ring_walk,",
         "    _sieve_bit,",
+        "    add_rings,",
+        "    copies_allowed,",
+        "    rings_wanted,",
         "    sieve_key,",
         "    stretch_pairs,",
         ")",
