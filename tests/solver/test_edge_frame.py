@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_edge_search import backtrack_arrangements, expected_count, mated_puzzle
+from test_edge_search import backtrack_arrangements, canonical, expected_count, mated_puzzle
 
 import asterion.solver.edge_frame as edge_frame
 import asterion.solver.edge_search as edge_search
@@ -167,6 +167,27 @@ def test_identical_pieces_are_placed_in_any_order_where_the_orbit_rule_may_compa
     assert max(shapes.values()) > 1  # there are copies
     frame = frame_of(problem)
     assert frame.copies == () and frame.inner[12:] == (0, 1)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_for_a_first_arrangement_copies_are_placed_in_order_on_any_side(seed: int) -> None:
+    # With count limit 1 the orbit rule may keep more than one turn of an inside holding
+    # copies, never none: every class is still met (6x6: an even side; 5x5 3/3 seed 3:
+    # pieces like their turns).
+    problem = generate(6, 6, 3, 5, seed=0) if seed == 0 else generate(5, 5, 3, 3, seed=3)
+    tables = frame_of(problem).problem
+    loose = frame_tables(problem, tables, exact=False)
+    assert loose is not None and loose.copies and frame_of(problem).copies == ()
+    with pytest.raises(ValueError, match="cannot count"):
+        FrameRun(loose, 2, 0)
+    run = FrameRun(loose, 1, ALL)
+    run.count_limit = ALL  # (every inside it keeps, to compare)
+    edge_search.run_alone(run, deadline=float("inf"))
+    exact = counted(frame_of(problem), keep=ALL)
+    met = {canonical(problem, edge_search._arrangement(problem, tables, r)) for r in run.kept}
+    every = {canonical(problem, edge_search._arrangement(problem, tables, r)) for r in exact.kept}
+    assert met == every and len(every) == exact.count > 0
+    assert run.nodes < exact.nodes
 
 
 def test_kept_arrangements_are_valid_distinct_and_include_the_first() -> None:

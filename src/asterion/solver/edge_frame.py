@@ -114,6 +114,7 @@ class FrameTables:
     corner_pieces: tuple[int, ...]
     bits: int  # per color in a cache key, 0 = no cache
     copies: tuple[tuple[int, ...], ...] = ()  # bits of identical inner pieces placed in order
+    exact: bool = True  # counts exact (else for a first arrangement only: frame_tables)
 
     @property
     def positions(self) -> int:
@@ -199,13 +200,19 @@ def expected_rings(problem: EdgeProblem, edges: Sequence[int], corners: Sequence
 
 
 def frame_tables(
-    problem: EdgeProblem, tables: Tables, order: Sequence[int] | None = None
+    problem: EdgeProblem,
+    tables: Tables,
+    order: Sequence[int] | None = None,
+    *,
+    exact: bool = True,
 ) -> FrameTables | None:
     """The loop's tables, or None when the puzzle is not of the shape this method needs.
 
     ``order``: the inner pieces' order of trial (a permutation of 0 .. (n-2)^2 - 1 over the
-    inner pieces as the problem lists them; by default that order): the bits of the
-    candidate words, and the numbering of :func:`turn_orbit`'s rule."""
+    inner pieces as the problem lists them; by default that order, but for identical pieces,
+    brought together): the bits of the candidate words, and the numbering of
+    :func:`turn_orbit`'s rule. ``exact`` false: for a first arrangement only (count limit 1),
+    identical pieces are placed in order wherever they are (:func:`_copies`)."""
     width = problem.width
     kinds = _kinds(problem)
     if not problem.rotations or problem.height != width or width < 4 or kinds is None:
@@ -216,7 +223,7 @@ def frame_tables(
         return None
     if order is not None:
         inner = [inner[i] for i in order]
-    inner, groups = _copies(problem, inner, side)
+    inner, groups = _copies(problem, inner, side, exact)
     mate = tables.mate
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
@@ -258,11 +265,12 @@ def frame_tables(
         corner_pieces=tuple(corners),
         bits=bits if 3 + longest * bits <= 62 else 0,
         copies=groups,
+        exact=exact,
     )
 
 
 def _copies(
-    problem: EdgeProblem, inner: list[int], side: int
+    problem: EdgeProblem, inner: list[int], side: int, exact: bool
 ) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
     """The inner pieces with each set of identical ones (the same up to a turn) together, and
     those sets (of two or more, as bits) if the search is to take their pieces in order.
@@ -271,15 +279,18 @@ def _copies(
     places them in the order of their bits only and counts each inside found once for every
     order (the product of the sets' factorials): 7x7 3/6 seed 2, whose 25 inner pieces hold
     four identical ones, searched 18 times fewer placements (benchmarks, fifteenth round).
-    Only where the turn rule is the centre piece's turn (an odd side, and no piece like its
-    turns, where the orbit rule would compare copies' numbers); ``MAX_TIMES`` bounds the
-    product."""
+    For a count (``exact``), only where the turn rule is the centre piece's turn (an odd side,
+    and no piece like its turns): the orbit rule compares the numbers of the pieces in its
+    cells, and with copies there it would keep more than one turn of some insides. For a
+    first arrangement that does no harm (it keeps one turn or more of each, never none: the
+    first orbit cell searched takes the lowest numbered copy of its set), so there copies
+    are placed in order on any side. ``MAX_TIMES`` bounds the product."""
     sets: dict[tuple[int, ...], list[int]] = {}
     for i in inner:
         sets.setdefault(_shape(problem.pieces[i]), []).append(i)
     times = math.prod(math.factorial(len(group)) for group in sets.values())
     alike = any(len(orientations(problem.pieces[i], True)) < 4 for i in inner)
-    if side % 2 == 0 or alike or times == 1 or times > MAX_TIMES:
+    if times == 1 or times > MAX_TIMES or (exact and (side % 2 == 0 or alike)):
         return inner, ()
     together = [i for group in sets.values() for i in group]  # at each set's first place
     groups: list[tuple[int, ...]] = []
@@ -481,6 +492,8 @@ class FrameRun(Counters):
     state: LongArray = field(init=False)
 
     def __post_init__(self) -> None:
+        if not self.frame.exact and self.count_limit > 1 and self.leaf is None:
+            raise ValueError("tables made for a first arrangement cannot count (exact=False)")
         side, positions = self.frame.side, self.frame.positions
         cells = side * side
         self.count_limit = min(self.count_limit, 1 << 62)
