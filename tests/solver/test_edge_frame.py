@@ -4,7 +4,6 @@ test_edge_search.py and against the row scan, which those check."""
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -15,6 +14,7 @@ import asterion.solver.edge_frame as edge_frame
 import asterion.solver.edge_search as edge_search
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import BORDER, EdgeProblem, check_arrangement
+from asterion.solver import edge_frame_kernel as kernel
 from asterion.solver import edge_search_parallel as parallel
 from asterion.solver.edge_frame import (
     FrameRun,
@@ -137,7 +137,7 @@ def test_identical_pieces_are_placed_in_order_and_counted_for_every_order(name: 
         }
         assert len(shapes) == 1 and list(group) == list(range(group[0], group[-1] + 1))
     expected = row_scan_count(problem)
-    every_order = replace(frame, inner=(*frame.inner[:12], 0, 1), copies=())
+    every_order = replace(frame, inner=(*frame.inner[:12], 0, 1, *frame.inner[14:]), copies=())
     plain, ordered = counted(every_order), counted(frame, keep=expected)
     assert ordered.count == plain.count == expected
     assert ordered.nodes < plain.nodes
@@ -154,40 +154,39 @@ def test_a_count_limit_is_reached_exactly_where_an_inside_counts_twice() -> None
     assert (run.count, run.outcome, len(run.kept)) == (3, edge_search.LIMIT, 3)
 
 
-@pytest.mark.parametrize(
-    "problem",
-    [generate(6, 6, 3, 5, seed=0), generate(5, 5, 3, 3, seed=3)],
-    ids=["an even side (the orbit rule)", "pieces like their turns"],
-)
-def test_identical_pieces_are_placed_in_any_order_where_the_orbit_rule_may_compare_them(
-    problem: EdgeProblem,
-) -> None:
-    inner = [i for i, piece in enumerate(problem.pieces) if BORDER not in piece]
-    shapes = Counter(edge_frame._shape(problem.pieces[i]) for i in inner)
-    assert max(shapes.values()) > 1  # there are copies
+ORBIT_COPIES = {  # copies where the orbit rule keeps the turn (it may keep several)
+    "4x4 2/1 s0": generate(4, 4, 2, 1, seed=0),  # four identical pieces, like their turns
+    "4x4 2/2 s0": generate(4, 4, 2, 2, seed=0),  # two pairs
+    "4x4 2/2 s2": generate(4, 4, 2, 2, seed=2),  # three
+    "5x5 3/3 s0": generate(5, 5, 3, 3, seed=0),  # a centre cell, pieces like their turns
+    "5x5 3/3 s3": generate(5, 5, 3, 3, seed=3),
+    "6x6 3/5 s0": generate(6, 6, 3, 5, seed=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORBIT_COPIES))
+def test_copies_under_the_orbit_rule_count_each_class_once(name: str) -> None:
+    # An inside whose orbit cells hold copies of its lowest set is kept in as many turns as
+    # they are, each counting for that many times fewer arrangements (inside_times).
+    problem = ORBIT_COPIES[name]
+    expected = row_scan_count(problem)  # (the enumerations check it)
     frame = frame_of(problem)
-    assert frame.copies == () and frame.inner[12:] == (0, 1)
+    assert frame.copies
+    run = counted(frame, keep=expected)
+    assert run.count == expected
+    arrangements = [edge_search._arrangement(problem, frame.problem, row) for row in run.kept]
+    assert len({canonical(problem, a) for a in arrangements}) == expected  # one of each class
+    assert all(check_arrangement(problem, a) == [] for a in arrangements)
 
 
-@pytest.mark.parametrize("seed", [0, 3])
-def test_for_a_first_arrangement_copies_are_placed_in_order_on_any_side(seed: int) -> None:
-    # With count limit 1 the orbit rule may keep more than one turn of an inside holding
-    # copies, never none: every class is still met (6x6: an even side; 5x5 3/3 seed 3:
-    # pieces like their turns).
-    problem = generate(6, 6, 3, 5, seed=0) if seed == 0 else generate(5, 5, 3, 3, seed=3)
-    tables = frame_of(problem).problem
-    loose = frame_tables(problem, tables, exact=False)
-    assert loose is not None and loose.copies and frame_of(problem).copies == ()
-    with pytest.raises(ValueError, match="cannot count"):
-        FrameRun(loose, 2, 0)
-    run = FrameRun(loose, 1, ALL)
-    run.count_limit = ALL  # (every inside it keeps, to compare)
-    edge_search.run_alone(run, deadline=float("inf"))
-    exact = counted(frame_of(problem), keep=ALL)
-    met = {canonical(problem, edge_search._arrangement(problem, tables, r)) for r in run.kept}
-    every = {canonical(problem, edge_search._arrangement(problem, tables, r)) for r in exact.kept}
-    assert met == every and len(every) == exact.count > 0
-    assert run.nodes < exact.nodes
+def test_an_inside_that_is_its_own_turn_counts_a_quarter_of_its_orders() -> None:
+    # Four identical inner pieces, each its own turn: every inside is its own turn, kept
+    # once, and stands for 4! / 4 orders.
+    frame = frame_of(ORBIT_COPIES["4x4 2/1 s0"])
+    assert frame.copies == ((0, 1, 2, 3),) and frame.inner[13] == 24
+    inside = np.array([0, 1, 2, 3], dtype=np.int32)  # the one orientation of each piece
+    bit_of, centre, alike, times, sets, orbit = (frame.inner[i] for i in (2, 8, 11, 13, 14, 15))
+    assert kernel.inside_times(inside, bit_of, sets, orbit, centre, alike, times) == 6
 
 
 def test_kept_arrangements_are_valid_distinct_and_include_the_first() -> None:
@@ -217,7 +216,9 @@ def test_the_rings_of_an_inside_are_counted_only_up_to_the_limit(
     monkeypatch.setattr(edge_frame, "MAX_EXPECTED_RINGS", 10**7)  # (the frame declines it)
     run = counted(frame_of(problem), count_limit=limit, keep=1)
     assert run.count == limit and run.outcome == edge_search.LIMIT
-    assert run.leaf_rings[0] == limit  # the walk stopped there
+    # the walk stopped there: each ring stands for 4! / 4 arrangements (the four identical
+    # inner pieces in any order, over the four turns of the inside that the rule keeps)
+    assert run.leaf_rings[0] == -(-limit // 6)
     assert len(run.kept) == 1
 
 

@@ -34,11 +34,12 @@ that cost most); these rules spare three quarters of everything below the cell t
 (benchmarks).
 
 Identical inner pieces (the same up to a turn, :func:`_copies`): swapping two of them gives
-another arrangement of the same picture, so where the turn rule is the centre piece's turn the
-search places them in the order of their bits only, and counts each inside it finds once for
-every order (:func:`whole_arrangements` builds the other orders back). The centre piece is held
-at its set's picture, not at turn 0, so that whichever copy sits there the same turn of the
-inside is kept.
+another arrangement of the same picture, so the search places them in the order of their bits
+only, and counts each inside it finds once for every order (:func:`whole_arrangements` builds
+the other orders back). The centre piece is held at its set's picture, not at turn 0, so that
+whichever copy sits there the same turn of the inside is kept; where the orbit rule decides,
+an inside holding copies in its orbit cells is kept in several turns, and each counts for
+that many times fewer orders (:func:`kernel.inside_times`).
 
 The sieve (:class:`Sieve`): most tops of an inside (its first rows filled) have no way to
 fill the rest with the pieces left, and the search learns it only by trying. The ways to fill
@@ -114,7 +115,6 @@ class FrameTables:
     corner_pieces: tuple[int, ...]
     bits: int  # per color in a cache key, 0 = no cache
     copies: tuple[tuple[int, ...], ...] = ()  # bits of identical inner pieces placed in order
-    exact: bool = True  # counts exact (else for a first arrangement only: frame_tables)
 
     @property
     def positions(self) -> int:
@@ -200,19 +200,14 @@ def expected_rings(problem: EdgeProblem, edges: Sequence[int], corners: Sequence
 
 
 def frame_tables(
-    problem: EdgeProblem,
-    tables: Tables,
-    order: Sequence[int] | None = None,
-    *,
-    exact: bool = True,
+    problem: EdgeProblem, tables: Tables, order: Sequence[int] | None = None
 ) -> FrameTables | None:
     """The loop's tables, or None when the puzzle is not of the shape this method needs.
 
     ``order``: the inner pieces' order of trial (a permutation of 0 .. (n-2)^2 - 1 over the
     inner pieces as the problem lists them; by default that order, but for identical pieces,
-    brought together): the bits of the candidate words, and the numbering of
-    :func:`turn_orbit`'s rule. ``exact`` false: for a first arrangement only (count limit 1),
-    identical pieces are placed in order wherever they are (:func:`_copies`)."""
+    brought together: :func:`_copies`): the bits of the candidate words, and the numbering of
+    :func:`turn_orbit`'s rule."""
     width = problem.width
     kinds = _kinds(problem)
     if not problem.rotations or problem.height != width or width < 4 or kinds is None:
@@ -223,7 +218,7 @@ def frame_tables(
         return None
     if order is not None:
         inner = [inner[i] for i in order]
-    inner, groups = _copies(problem, inner, side, exact)
+    inner, groups = _copies(problem, inner)
     mate = tables.mate
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
@@ -250,6 +245,8 @@ def frame_tables(
         signed_word(sum(1 << bit for bit, alike in enumerate(asymmetric) if not alike)),
         signed_word(sum(1 << bit for group in groups for bit in group[1:])),
         math.prod(math.factorial(len(group)) for group in groups),
+        _set_numbers(groups, len(inner)),
+        np.array(turn_orbit(side), dtype=np.int64),
     )
     frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
     ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
@@ -265,32 +262,30 @@ def frame_tables(
         corner_pieces=tuple(corners),
         bits=bits if 3 + longest * bits <= 62 else 0,
         copies=groups,
-        exact=exact,
     )
 
 
 def _copies(
-    problem: EdgeProblem, inner: list[int], side: int, exact: bool
+    problem: EdgeProblem, inner: list[int]
 ) -> tuple[list[int], tuple[tuple[int, ...], ...]]:
     """The inner pieces with each set of identical ones (the same up to a turn) together, and
-    those sets (of two or more, as bits) if the search is to take their pieces in order.
+    those sets (of two or more, as bits) if the search is to take their pieces in order (unless
+    the count an inside stands for would reach ``MAX_TIMES``).
 
     Swapping identical pieces gives another arrangement of the same picture, so the search
     places them in the order of their bits only and counts each inside found once for every
     order (the product of the sets' factorials): 7x7 3/6 seed 2, whose 25 inner pieces hold
     four identical ones, searched 18 times fewer placements (benchmarks, fifteenth round).
-    For a count (``exact``), only where the turn rule is the centre piece's turn (an odd side,
-    and no piece like its turns): the orbit rule compares the numbers of the pieces in its
-    cells, and with copies there it would keep more than one turn of some insides. For a
-    first arrangement that does no harm (it keeps one turn or more of each, never none: the
-    first orbit cell searched takes the lowest numbered copy of its set), so there copies
-    are placed in order on any side. ``MAX_TIMES`` bounds the product."""
+    The orbit rule (even sides, and centre pieces like their turns) compares the numbers of the
+    pieces in its cells, and copies in order number themselves by the order of the cells: it
+    keeps the turns of an inside that put a copy of its lowest set first, as many as the orbit
+    cells holding one, so such an inside counts that many times fewer
+    (:func:`kernel.inside_times`)."""
     sets: dict[tuple[int, ...], list[int]] = {}
     for i in inner:
         sets.setdefault(_shape(problem.pieces[i]), []).append(i)
     times = math.prod(math.factorial(len(group)) for group in sets.values())
-    alike = any(len(orientations(problem.pieces[i], True)) < 4 for i in inner)
-    if times == 1 or times > MAX_TIMES or (exact and (side % 2 == 0 or alike)):
+    if times == 1 or times > MAX_TIMES:
         return inner, ()
     together = [i for group in sets.values() for i in group]  # at each set's first place
     groups: list[tuple[int, ...]] = []
@@ -299,6 +294,14 @@ def _copies(
             first = together.index(group[0])
             groups.append(tuple(range(first, first + len(group))))
     return together, tuple(groups)
+
+
+def _set_numbers(groups: tuple[tuple[int, ...], ...], pieces: int) -> LongArray:
+    """Per piece bit, the number of its set of identical pieces (-1: a piece without copies)."""
+    sets = np.full(pieces, -1, dtype=np.int64)
+    for number, group in enumerate(groups):
+        sets[list(group)] = number
+    return sets
 
 
 def _shape(piece: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -391,7 +394,8 @@ def without_turn_rule(frame: FrameTables) -> FrameTables:
     first rows, and a top leaves the copies its order leaves)."""
     cells = frame.side**2
     free = (-1, np.full(cells, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, 0, 1)
-    return replace(frame, inner=frame.inner[:8] + free, copies=())
+    no_sets = np.full(cells, -1, dtype=np.int64)
+    return replace(frame, inner=(*frame.inner[:8], *free, no_sets, frame.inner[15]), copies=())
 
 
 def _side_positions(side: int) -> LongArray:
@@ -492,8 +496,6 @@ class FrameRun(Counters):
     state: LongArray = field(init=False)
 
     def __post_init__(self) -> None:
-        if not self.frame.exact and self.count_limit > 1 and self.leaf is None:
-            raise ValueError("tables made for a first arrangement cannot count (exact=False)")
         side, positions = self.frame.side, self.frame.positions
         cells = side * side
         self.count_limit = min(self.count_limit, 1 << 62)
@@ -534,7 +536,15 @@ class FrameRun(Counters):
         colors, mate, bit_of, words, by_bit = self.frame.inner[:5]
         self.stack = np.zeros((side * side, 2), dtype=np.uint64)
         self.state = np.zeros(nested.STATE_SIZE, dtype=np.int64)
-        self.tables = (mate[colors], colors, bit_of, words, by_bit, self.frame.ring[6])
+        self.tables = (
+            mate[colors],
+            colors,
+            bit_of,
+            words,
+            by_bit,
+            self.frame.ring[6],
+            *self.frame.inner[14:16],
+        )
         rows = min(CHECK_ROWS, side - 1)
         runs = np.zeros((max(rows, 1), positions), dtype=np.int64)  # each checked stretch
         for row in range(rows):
@@ -732,19 +742,25 @@ def whole_arrangements(frame: FrameTables, inside: IntArray, most: int) -> list[
 
 
 def _relabelings(frame: FrameTables, inside: IntArray) -> Iterator[IntArray]:
-    """The inside, then the same picture with its identical pieces swapped round, every way."""
+    """The inside, then the same picture with its identical pieces swapped round, every way
+    but those the orbit rule would not keep (where it decides: the search kept the other
+    turns of this picture that hold them)."""
     yield inside
     if not frame.copies:
         return
-    colors, bit_of = frame.inner[0], frame.inner[2]
+    colors, bit_of, centre, alike, orbit = (frame.inner[i] for i in (0, 2, 8, 11, 15))
+    by_orbit = centre < 0 or (alike >> int(bit_of[inside[centre]])) & 1
     showing = {(int(bit_of[o]), tuple(colors[o])): o for o in range(len(colors))}
     bits = [bit for group in frame.copies for bit in group]
     orders = itertools.product(*(itertools.permutations(group) for group in frame.copies))
     next(orders)  # (the order found)
     for order in orders:
         moved = dict(zip(bits, itertools.chain(*order), strict=True))
+        same = [moved.get(int(bit_of[o]), int(bit_of[o])) for o in inside]
+        if by_orbit and same[orbit[0]] > min(same[cell] for cell in orbit):
+            continue
         yield np.array(
-            [showing[moved.get(int(bit_of[o]), int(bit_of[o])), tuple(colors[o])] for o in inside],
+            [showing[bit, tuple(colors[o])] for bit, o in zip(same, inside, strict=True)],
             dtype=inside.dtype,
         )
 

@@ -45,9 +45,9 @@ Inner = tuple[Any, ...]
 copies, times): the inner pieces' oriented colors and piece bits, their candidate words and
 oriented pieces by (slot, key, bit), the ring position each inner cell's side faces (-1
 none), the colors, the inner grid's side, the turn rule's cells and pieces like their turns
-(``edge_frame._turn_rule``), and the identical pieces: the bits of those that go only where
-the piece one bit below is placed already, and how many arrangements each one found stands
-for (``edge_frame._copies``)."""
+(``edge_frame._turn_rule``), and the identical pieces (``edge_frame._copies``): the bits of
+those that go only where the piece one bit below is placed already, how many arrangements an
+inside found stands for, each piece's set (-1 none), and the turn orbit's cells."""
 Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available, in_words,
 out_words, pair_index, pair_colors): edge pieces as (in, inward, out) and corners as (in,
@@ -151,6 +151,38 @@ def copies_allowed(used: np.uint64, copies: np.uint64) -> np.uint64:
     """The pieces not ruled out by ``used``: unused, and no copy whose copy one bit below is
     unused (identical pieces are placed in the order of their bits)."""
     return ~used & ~(copies & (~used << np.uint64(1)))
+
+
+@_compiled
+def inside_times(
+    chosen: IntArray,
+    bit_of: LongArray,
+    sets: LongArray,
+    orbit: LongArray,
+    centre: int,
+    alike: int,
+    times: int,
+) -> int:
+    """How many arrangements each ring of a full inside stands for: one for every order of
+    its identical pieces (``times``), over the turns of it that the orbit rule keeps too.
+
+    The orbit rule keeps a turn of the inside if its first orbit cell holds a piece numbered
+    below the other orbit cells'; copies placed in order number themselves by the order of
+    the cells, so every turn that brings a copy of the lowest set there is kept: as many as
+    the orbit cells holding one (the same count when the inside is its own turn: its kept
+    turns then repeat as often as its turns do). Not where the centre piece, unlike its
+    turns, decides alone."""
+    if times == 1:
+        return 1
+    if centre >= 0 and (np.uint64(alike) >> np.uint64(bit_of[chosen[centre]])) & np.uint64(1) == 0:
+        return times
+    first = sets[bit_of[chosen[orbit[0]]]]
+    if first < 0:
+        return times
+    kept = 0
+    for cell in orbit:
+        kept += sets[bit_of[chosen[cell]]] == first
+    return times // kept
 
 
 @_compiled
@@ -281,7 +313,7 @@ def frame_slice(
     rings, until those add up to ``leaves``' rows.
     """
     (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
-    (centre, anchors, early, alike, copies, times) = inner[8:]
+    (centre, anchors, early, alike, copies, times, sets, orbit) = inner[8:]
     available = ring[6]
     pair_index, pair_colors = ring[9], ring[10]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check[:9]
@@ -463,6 +495,7 @@ def frame_slice(
                 break
             continue
         if after == cells:
+            weight = inside_times(chosen, bit_of, sets, orbit, centre, alike, times)
             rings = _ring_walk(  # (more than the limit leaves cannot count)
                 s,
                 whole,
@@ -472,7 +505,7 @@ def frame_slice(
                 ring_rest,
                 ring_chosen,
                 need_in,
-                rings_wanted(count, times, count_limit),
+                rings_wanted(count, weight, count_limit),
                 walks[:0],
             )
             steps += rings  # (the walk's work: a slice stays short where rings are many)
@@ -482,7 +515,7 @@ def frame_slice(
                         leaves[stored, i] = chosen[i]
                     leaf_rings[stored] = rings
                     stored += 1
-                count = add_rings(count, rings, times, count_limit)
+                count = add_rings(count, rings, weight, count_limit)
                 if count >= count_limit:
                     state[OUTCOME] = LIMIT
                     break

@@ -90,7 +90,7 @@ class _Writer:
 
 
 _HEADER = """\
-mated, colors, bit_of, words, by_bit, available = T
+mated, colors, bit_of, words, by_bit, available, sets, orbit = T
 whole, ring_rest, ring_chosen, need_in, walks, row_pairs, runs, cache_keys, cache_values, \
 sieve_bits, leaves, leaf_rings = B
 pair_index = RING[9]
@@ -166,7 +166,7 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
         _bottom(w, b, d, g)
     if d + 1 == last:
         if last == cells:
-            _whole(w, b, give_back)
+            _whole(w, b, give_back, g.centre)
         return -1, []
     leave = [
         "if resume != 0:  # stopped below: save the way back in",
@@ -329,18 +329,20 @@ def _bottom(w: _Writer, at: int, d: int, g: Geometry) -> None:
     )
 
 
-def _whole(w: _Writer, at: int, give_back: list[str]) -> None:
-    """A full inside: the rings that fit it counted, the first ones kept."""
+def _whole(w: _Writer, at: int, give_back: list[str], centre: int) -> None:
+    """A full inside: the rings that fit it counted (each standing for the arrangements the
+    inside does, :func:`~asterion.solver.edge_frame_kernel.inside_times`), the first kept."""
     w(
         at,
+        f"weight = inside_times(chosen, bit_of, sets, orbit, {centre}, ALIKE_, times)",
         "rings = _ring_walk(s, whole, whole.shape[0], True, RING, ring_rest, ring_chosen, "
-        "need_in, rings_wanted(count, times, limit_at), walks[:0])",
+        "need_in, rings_wanted(count, weight, limit_at), walks[:0])",
         "if rings > 0:",
         "    if stored < leaves.shape[0] and count < leaves.shape[0]:",
         "        leaves[stored, :] = chosen",
         "        leaf_rings[stored] = rings",
         "        stored += 1",
-        "    count = add_rings(count, rings, times, limit_at)",
+        "    count = add_rings(count, rings, weight, limit_at)",
         "    if count >= limit_at:",
         "        state[3] = 2",
         "        resume = -1",
@@ -365,6 +367,7 @@ def kernel_source(g: Geometry) -> str:
         "    _sieve_bit,",
         "    add_rings,",
         "    copies_allowed,",
+        "    inside_times,",
         "    rings_wanted,",
         "    sieve_key,",
         "    stretch_pairs,",

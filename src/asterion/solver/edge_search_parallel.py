@@ -508,7 +508,7 @@ class Restarts:
         are exhaustive, so no race is needed after them. A frame restart's answer is a
         :class:`Tally` of method "frame"."""
         self._rarity = search.rarity(problem)
-        self._frame = frame_tables(problem, runs[0].tables, exact=False)  # (one is enough)
+        self._frame = frame_tables(problem, runs[0].tables)
         if self._frame is not None and ORDERED_SHARE > 0:
             self._ordered = [
                 FrameRun(self._ordered_tables(problem, self._frame, order), 1, keep)
@@ -637,7 +637,7 @@ class Restarts:
         """The frame's tables with the inner pieces by their ``keys``, lowest first (ties:
         as given)."""
         order = [int(i) for i in np.argsort(keys, kind="stable")]
-        tables = frame_tables(problem, frame.problem, order, exact=False)
+        tables = frame_tables(problem, frame.problem, order)
         assert tables is not None  # the same puzzle as the frame's
         return tables
 
