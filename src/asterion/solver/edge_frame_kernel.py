@@ -42,12 +42,13 @@ IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 Inner = tuple[Any, ...]
 """(colors, mate, bit, words, by_bit, side_pos, ncolors, side, centre, anchors, early, alike,
-copies, times): the inner pieces' oriented colors and piece bits, their candidate words and
-oriented pieces by (slot, key, bit), the ring position each inner cell's side faces (-1
-none), the colors, the inner grid's side, the turn rule's cells and pieces like their turns
-(``edge_frame._turn_rule``), and the identical pieces (``edge_frame._copies``): the bits of
-those that go only where the piece one bit below is placed already, how many arrangements an
-inside found stands for, each piece's set (-1 none), and the turn orbit's cells."""
+copies, times, sets, orbit): the inner pieces' oriented colors and piece bits, their
+candidate words and oriented pieces by (slot, key, bit), the ring position each inner cell's
+side faces (-1 none), the colors, the inner grid's side, the turn rule's cells and pieces
+like their turns (``edge_frame._turn_rule``), and the identical pieces
+(``edge_frame._copies``): the bits of those that go only where the piece one bit below is
+placed already, how many arrangements an inside found stands for, each piece's set (-1
+none), and the turn orbit's cells."""
 Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available, in_words,
 out_words, pair_index, pair_colors): edge pieces as (in, inward, out) and corners as (in,
@@ -353,7 +354,7 @@ def frame_slice(
                 west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
             allowed = copies_allowed(used, np.uint64(copies))
-            if depth == centre:  # pieces unlike their turns at turn 0 only (kind 4)
+            if depth == centre:  # pieces unlike their turns at their held turn only (kind 4)
                 key += ncolors * ncolors
                 for e in range(1, early.shape[0]):  # the others only if the orbit is in order
                     if bit_of[chosen[early[e]]] < bit_of[chosen[early[0]]]:

@@ -206,7 +206,7 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
     west = f"mated[chosen[{d - 1}], 1]" if col > 0 else "0"
     kind = (2 if row > 0 else 0) | (1 if col > 0 else 0)
     w(at, f"# cell {d}: row {row}, column {col}")
-    if d == g.centre and g.rule:  # pieces unlike their turns at turn 0 only (key kind 4)
+    if d == g.centre and g.rule:  # pieces unlike their turns at their held turn only (kind 4)
         kind = 4
     w(at, f"key{d} = ({kind} * NC + {north}) * NC + {west}")
     w(at, f"allowed{d} = " + (f"copies_allowed(used{d}, COPIES_)" if g.copies else f"~used{d}"))
