@@ -24,9 +24,10 @@ seed 6's first arrangement, 28 % fewer placements and 30 % less time; over ten s
 Whole-picture turns: a quarter turn of the picture moves the pieces of four inner cells round
 one another (an *orbit*, :func:`turn_orbit`); of the four turns of an arrangement exactly one
 has the lowest numbered of those four pieces in the orbit's first cell searched, and only that
-one is searched (the pieces are distinct, so no arrangement is its own turn). The later orbit
-cells take only pieces numbered above it, a mask on their candidate words. An odd inside has a
-centre cell, which every turn keeps: a piece there whose four turns differ is held at turn 0,
+one is searched (the pieces are distinct, so no arrangement is its own turn; identical pieces
+placed in order are the exception, below). The later orbit cells take only pieces numbered
+above it, a mask on their candidate words. An odd inside has a centre cell, which every turn
+keeps: a piece there whose four turns differ is held at turn 0 (a copy at its set's picture),
 which decides earlier than the orbit's last cell, and the orbit rule is left to the centre
 pieces like their turns (:func:`_turn_rule`). Holding one given piece at turn 0 instead
 spares only the part of the tree where that piece is placed (about half of it in the 7x7 rows
@@ -97,7 +98,8 @@ rings an inside, and a walk many times longer through its dead ends) ran past it
 limit. 7x7 3/6 seed 0: 10^-3; 5x5 2/3 at most 44; 10x10 4/10 10^-10."""
 MAX_TIMES = 1 << 31
 """Identical inner pieces are placed in order only while the arrangements one inside stands
-for stay below this (:func:`_copies`): the count multiplies by it in 64 bits."""
+for (the orders of all its sets together) are at most this (:func:`_copies`): the count
+multiplies by it in 64 bits, with room for the rings."""
 MAX_COLORS = 32
 MAX_EDGE_PIECES = 32
 
@@ -373,11 +375,12 @@ def _turn_rule(side: int) -> tuple[int, LongArray, LongArray]:
     the orbit cells searched before the centre, its first one first.
 
     An even side: the orbit rule alone. An odd one: a centre piece unlike its turns is held at
-    turn 0 (decided at the centre, before the orbit's last cell), and the orbit rule holds
-    only when the centre piece is like one of its turns: the orbit cells after the centre are
-    masked then, and those before it are checked at the centre (a piece like its turns goes
-    there only if they are in order). Either way one turn of each class, as the centre cell,
-    and so its piece, is the same in all four.
+    one turn (:func:`_held_turns`; decided at the centre, before the orbit's last cell), and
+    the orbit rule holds only when the centre piece is like one of its turns: the orbit cells
+    after the centre are masked then, and those before it are checked at the centre (a piece
+    like its turns goes there only if they are in order). Either way one turn of each class,
+    as the centre cell, and so its piece, is the same in all four (with identical pieces in
+    the orbit cells, several: :func:`kernel.inside_times`).
     """
     orbit = turn_orbit(side)
     centre = (side * side) // 2 if side % 2 else -1
@@ -562,7 +565,7 @@ class FrameRun(Counters):
         )
         self.params = np.zeros(nested.PARAMS_SIZE, dtype=np.int64)
         self.params[nested.ALIKE] = self.frame.inner[11]
-        self.params[nested.COPIES], self.params[nested.TIMES] = self.frame.inner[12:14]
+        self.params[nested.COPY_MASK], self.params[nested.TIMES] = self.frame.inner[12:14]
         self.params[nested.LIMIT_AT] = self.count_limit
         cells, centre, anchors = side * side, self.frame.inner[8], self.frame.inner[9]
         self.search = _nested_search(

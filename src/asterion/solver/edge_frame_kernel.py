@@ -42,7 +42,7 @@ IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 Inner = tuple[Any, ...]
 """(colors, mate, bit, words, by_bit, side_pos, ncolors, side, centre, anchors, early, alike,
-copies, times, sets, orbit): the inner pieces' oriented colors and piece bits, their
+copy_mask, times, sets, orbit): the inner pieces' oriented colors and piece bits, their
 candidate words and oriented pieces by (slot, key, bit), the ring position each inner cell's
 side faces (-1 none), the colors, the inner grid's side, the turn rule's cells and pieces
 like their turns (``edge_frame._turn_rule``), and the identical pieces
@@ -148,10 +148,11 @@ def _ring_walk(
 
 
 @_compiled
-def copies_allowed(used: np.uint64, copies: np.uint64) -> np.uint64:
+def copies_allowed(used: np.uint64, copy_mask: np.uint64) -> np.uint64:
     """The pieces not ruled out by ``used``: unused, and no copy whose copy one bit below is
-    unused (identical pieces are placed in the order of their bits)."""
-    return ~used & ~(copies & (~used << np.uint64(1)))
+    unused (identical pieces are placed in the order of their bits; ``copy_mask``: the bits
+    of every copy but each set's first)."""
+    return ~used & ~(copy_mask & (~used << np.uint64(1)))
 
 
 @_compiled
@@ -314,7 +315,7 @@ def frame_slice(
     rings, until those add up to ``leaves``' rows.
     """
     (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
-    (centre, anchors, early, alike, copies, times, sets, orbit) = inner[8:]
+    (centre, anchors, early, alike, copy_mask, times, sets, orbit) = inner[8:]
     available = ring[6]
     pair_index, pair_colors = ring[9], ring[10]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check[:9]
@@ -353,7 +354,7 @@ def frame_slice(
                 kind |= 1
                 west = mated[chosen[depth - 1], 1]
             key = (kind * ncolors + north) * ncolors + west
-            allowed = copies_allowed(used, np.uint64(copies))
+            allowed = copies_allowed(used, np.uint64(copy_mask))
             if depth == centre:  # pieces unlike their turns at their held turn only (kind 4)
                 key += ncolors * ncolors
                 for e in range(1, early.shape[0]):  # the others only if the orbit is in order

@@ -46,7 +46,7 @@ NEST = 19
 # The generated search's ``state`` and ``params`` (both int64 arrays).
 COUNT, NODES, OUTCOME, RESUME, USED, STORED = 1, 2, 3, 4, 6, 7
 STATE_SIZE = 8
-ALIKE, LIMIT_AT, STOP_AT, FLOOR, COPIES, TIMES = range(6)
+ALIKE, LIMIT_AT, STOP_AT, FLOOR, COPY_MASK, TIMES = range(6)
 PARAMS_SIZE = 6
 
 
@@ -100,7 +100,7 @@ ALIKE_ = np.uint64(P[0])
 limit_at = P[1]
 stop_at = P[2]
 floor = P[3]
-COPIES_ = np.uint64(P[4])
+COPY_MASK = np.uint64(P[4])
 times = P[5]
 count = state[1]
 nodes = state[2]
@@ -209,7 +209,7 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
     if d == g.centre and g.rule:  # pieces unlike their turns at their held turn only (kind 4)
         kind = 4
     w(at, f"key{d} = ({kind} * NC + {north}) * NC + {west}")
-    w(at, f"allowed{d} = " + (f"copies_allowed(used{d}, COPIES_)" if g.copies else f"~used{d}"))
+    w(at, f"allowed{d} = " + (f"copies_allowed(used{d}, COPY_MASK)" if g.copies else f"~used{d}"))
     if g.rule and d == g.centre and len(g.early) > 1:
         first = g.early[0]
         order = " or ".join(f"bit_of[chosen[{e}]] < bit_of[chosen[{first}]]" for e in g.early[1:])
