@@ -95,6 +95,28 @@ def test_written_loops_prune_by_the_sieve_as_the_one_loop() -> None:
     assert 0 < pruned < whole  # the sieve cut some subtrees short
 
 
+def test_a_prefix_the_sieve_drops_ends_its_task() -> None:
+    # Prefixes past the sieve's depth: the written loops place a prefix's pieces again on the
+    # way in, so the sieve may drop the prefix itself. The task must then end with nothing
+    # found below it, not come back to the same prefix for ever.
+    frame = frame_of(generate(6, 6, 3, 5, seed=2))
+    bits = np.random.default_rng(7).integers(0, 1 << 63, size=1 << 14, dtype=np.int64)
+    sieve = Sieve(bits.view(np.uint64), 20, bottom_rows(frame.side)).probing(frame.side)
+    depth = sieve[2] + 2
+    dropped = 0
+    for prefix in subtrees(frame, depth, 40, seed=3):
+        run = FrameRun(frame, ALL, 3, (prefix, depth), sieve=sieve, nested=True)
+        for _ in range(1000):
+            if run.outcome != edge_search.RUNNING:
+                break
+            run.advance(1 << 30)
+        assert run.outcome == edge_search.EXHAUSTED
+        unsieved = searched(frame, prefix, depth, False, 1 << 30)
+        assert run.count == unsieved[0]
+        dropped += run.nodes == 0 < unsieved[1]
+    assert dropped > 0
+
+
 def test_a_count_limit_stops_the_written_loops_where_it_stops_the_one_loop() -> None:
     frame = frame_of(generate(5, 5, 3, 4, seed=2))  # 256 classes
     for limit in (1, 7, 255, 256, 257):

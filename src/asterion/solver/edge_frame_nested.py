@@ -249,6 +249,8 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
         "while True:",
         f"    if r{d} == 0:",
         f"        if {d} < floor:  # a cell of the prefix: its one piece only",
+        f"            if resume > {d}:  # it failed a check here: nothing below to go back to",
+        "                resume = 0",
         "            break",
         f"        slot{d} += 1",
         f"        if slot{d} == 4:",
