@@ -220,6 +220,8 @@ def test_the_rings_of_an_inside_are_counted_only_up_to_the_limit(
     # inner pieces in any order, over the four turns of the inside that the rule keeps)
     assert run.leaf_rings[0] == -(-limit // 6)
     assert len(run.kept) == 1
+    # asked to keep more than the limit: no more arrangements than were counted
+    assert len(counted(frame_of(problem), count_limit=limit, keep=limit + 5).kept) == limit
 
 
 def test_puzzles_with_too_many_rings_an_inside_are_left_to_the_row_scan() -> None:

@@ -673,14 +673,15 @@ class FrameRun(Counters):
 
     @cached_property
     def kept(self) -> IntArray:
-        """The first ``keep`` arrangements found, as the row scan's placed pieces by cell."""
+        """The first ``keep`` arrangements found, as the row scan's placed pieces by cell (no
+        more than were counted: an inside found last may stand for more than the limit left)."""
         found: list[IntArray] = []
         for row in range(int(self.state[kernel.STORED])):
             found += whole_arrangements(self.frame, self.leaves[row], self.keep - len(found))
         width = self.frame.side + 2
         if not found:
             return np.zeros((0, width * width), dtype=np.int32)
-        return np.array(found[: self.keep], dtype=np.int32)
+        return np.array(found[: min(self.keep, self.count)], dtype=np.int32)
 
 
 @cache
