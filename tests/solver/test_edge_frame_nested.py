@@ -9,6 +9,7 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -161,28 +162,49 @@ def test_prefixes_are_listed_by_the_one_loop() -> None:
     assert not FrameRun(frame, 10, 0, leaf=2, nested=True).nested
 
 
+def bare_geometry(side: int, **given: Any) -> Geometry:
+    """An inside of ``side`` with no cell facing the ring (enough to write its loops)."""
+    cells = side * side
+    plain = dict(rows=1, probe_at=-1, ncolors=4, bits=0, mask=0, sieve_log=20, probing=False)
+    fields = plain | given
+    return Geometry(
+        side=side,
+        facing=((),) * cells,
+        corners=(False,) * (4 * (side + 1)),
+        centre=cells // 2,
+        anchors=(-1,) * cells,
+        early=(),
+        leaf=cells,
+        rule=True,
+        **fields,
+    )
+
+
 def test_a_7x7_inside_is_cut_into_functions_within_the_nesting_limit() -> None:
     # CPython refuses more than 20 nested blocks: the source must compile as Python.
-    geometry = Geometry(
-        side=5,
-        facing=((),) * 25,
-        corners=(False,) * 24,
-        centre=12,
-        anchors=(-1,) * 25,
-        early=(),
-        rows=3,
-        probe_at=15,
-        leaf=25,
-        ncolors=10,
-        bits=4,
-        mask=255,
-        sieve_log=20,
-        probing=True,
-        rule=True,
-    )
+    geometry = bare_geometry(5, rows=3, probe_at=15, ncolors=10, bits=4, mask=255, probing=True)
     source = kernel_source(geometry)
     compile(source, "written", "exec")
     assert source.count("\ndef ") == -(-25 // NEST)
+
+
+def test_the_loops_are_written_anew_when_a_function_they_call_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # numba's cache of the written module would keep a compiled callee's old code: the
+    # module's text, hence its file, must change with the callees' modules.
+    geometry = bare_geometry(3)
+    before = kernel_source(geometry)
+    changed = tmp_path / "edge_frame_kernel.py"
+    changed.write_bytes(Path(edge_frame.kernel.__file__).read_bytes() + b"# changed\n")
+    monkeypatch.setattr(edge_frame.kernel, "__file__", str(changed))
+    nested._callees_fingerprint.cache_clear()
+    try:
+        assert kernel_source(geometry) != before
+    finally:
+        monkeypatch.undo()
+        nested._callees_fingerprint.cache_clear()
+    assert kernel_source(geometry) == before
 
 
 @pytest.mark.parametrize("name", ["5x5 3/4 s2", "6x6 3/5 s3"])

@@ -125,13 +125,14 @@ class FrameTables:
 
 @dataclass(frozen=True)
 class Sieve:
-    """The bottoms of a puzzle's insides: one bit set for the key (:func:`kernel.sieve_key`:
-    its pieces and the colors its top row shows north) of every way of filling the last
-    ``rows`` rows of the inside that the inward colors the ring can take do not rule out.
+    """The bottoms of a puzzle's insides: two bits of one word set for the key
+    (:func:`kernel.sieve_key`: its pieces and the colors its top row shows north) of every way
+    of filling the last ``rows`` rows of the inside that the inward colors the ring can take do
+    not rule out.
 
-    An inside's search goes below its top rows only if the bit of their key (the pieces left
-    and the colors the top asks for) is set: no false "no" (every bottom set its bit), and a
-    false "yes" (another key's bit) costs only the search it would have spared. The bottoms
+    An inside's search goes below its top rows only if the bits of their key (the pieces left
+    and the colors the top asks for) are set: no false "no" (every bottom set its bits), and a
+    false "yes" (other keys' bits) costs only the search it would have spared. The bottoms
     are listed as tops (turned a half turn they are the first rows of a turned inside, the
     same puzzle), so by the very loop that searches tops."""
 

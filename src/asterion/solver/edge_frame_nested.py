@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from asterion.solver import edge_frame_kernel, edge_search_kernel, numba_loops
 from asterion.solver.edge_frame_kernel import pairs_pay
 
 NEST = 19
@@ -155,8 +156,8 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
     if g.probing and d + 1 == g.probe_at:  # the rows below need the pieces left, these colors
         w(
             b,
-            f"h = sieve_key(EVERY_ ^ used{d + 1}, chosen, mated, {d + 1 - side}, 1, {side}, SLOG)",
-            "if (sieve_bits[h >> np.uint64(6)] >> (h & np.uint64(63))) & np.uint64(1) == 0:",
+            f"h = sieve_key(EVERY_ ^ used{d + 1}, chosen, mated, {d + 1 - side}, 1, {side})",
+            "if not sieve_has(sieve_bits, h, SLOG):",
             *("    " + line for line in give_back),
             "    continue",
         )
@@ -233,8 +234,8 @@ def _candidates(w: _Writer, at: int, d: int, g: Geometry) -> None:
             "        low = word & (~word + np.uint64(1))",
             "        word ^= low",
             f"        o = by_bit[k, key{d}, _LOWEST_BIT_INDEX[(low * _DE_BRUIJN) >> SHIFT]]",
-            "        h = _sieve_bit(first, mated[o, 2], left ^ low, SLOG)",
-            "        prefetch(sieve_bits, h >> np.uint64(6))",
+            "        h = _sieve_hash(first, mated[o, 2], left ^ low)",
+            "        prefetch(sieve_bits, sieve_word(h, SLOG))",
         )
     w(
         at,
@@ -321,11 +322,10 @@ def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str
 
 
 def _bottom(w: _Writer, at: int, d: int, g: Geometry) -> None:
-    """A bottom (listed turned, as a top): the bit of its pieces and its row's colors set."""
+    """A bottom (listed turned, as a top): the bits of its pieces and its row's colors set."""
     w(
         at,
-        f"h = sieve_key(used{d + 1}, chosen, colors, {d}, -1, {g.side}, SLOG)",
-        "sieve_bits[h >> np.uint64(6)] |= np.uint64(1) << (h & np.uint64(63))",
+        f"sieve_add(sieve_bits, sieve_key(used{d + 1}, chosen, colors, {d}, -1, {g.side}), SLOG)",
         "count += 1",
         *(f"need[c{d}_{i}] -= 1" for i in range(len(g.facing[d]))),
     )
@@ -361,17 +361,21 @@ def kernel_source(g: Geometry) -> str:
         0,
         '"""Written by asterion.solver.edge_frame_nested: the frame\'s inner search for an inside',
         f'of side {g.side}, down to depth {g.leaf}."""',
+        f"# the compiled functions it calls: {_callees_fingerprint()}",
         "import numpy as np",
         "",
         "from asterion.solver.edge_frame_kernel import (",
         "    _first_colors_hash,",
         "    _ring_walk,",
-        "    _sieve_bit,",
+        "    _sieve_hash,",
         "    add_rings,",
         "    copies_allowed,",
         "    inside_times,",
         "    rings_wanted,",
+        "    sieve_add,",
+        "    sieve_has,",
         "    sieve_key,",
+        "    sieve_word,",
         "    stretch_pairs,",
         ")",
         "from asterion.solver.edge_search_kernel import _DE_BRUIJN, _LOWEST_BIT_INDEX",
@@ -392,6 +396,17 @@ def kernel_source(g: Geometry) -> str:
         _function(w, g, start, stop, last)  # (each function after the ones it calls)
         w(0, "", "")
     return "\n".join(w.lines).rstrip() + "\n"
+
+
+@cache
+def _callees_fingerprint() -> str:
+    """A hash of the modules whose compiled functions the loops call. numba's cache of a
+    module does not notice when a function it calls has changed; written into the loops'
+    text, this gives them a new name, hence a new compile, whenever one of those has."""
+    digest = hashlib.sha256()
+    for module in (edge_frame_kernel, edge_search_kernel, numba_loops):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def cache_dir() -> Path:
