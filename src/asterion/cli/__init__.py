@@ -8,6 +8,7 @@ readable summary, or one JSON document with ``--json``; exit status 0 = yes, 1 =
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -76,7 +77,30 @@ def demo(
 def main() -> None:
     """The console script: loads only the group named on the command line, if any."""
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
-    build_app((wanted,) if wanted in GROUPS else GROUPS)(prog_name="asterion")
+    try:
+        try:
+            build_app((wanted,) if wanted in GROUPS else GROUPS)(prog_name="asterion")
+        finally:
+            sys.stdout.flush()  # (a full disk shows here, not at exit)
+    except (OSError, UnicodeEncodeError) as error:
+        _output_failed(error)
+
+
+def _output_failed(error: OSError | UnicodeEncodeError) -> None:
+    """The answer could not be written to stdout (files read and written by a command report
+    their own errors): one line and exit status 2, not a traceback that exits with 1, which
+    would read as "no"."""
+    if isinstance(error, UnicodeEncodeError):
+        problem = (
+            f"stdout's encoding ({sys.stdout.encoding}) cannot write {error.object[error.start]!r};"
+            " set PYTHONIOENCODING=utf-8"
+        )
+    else:
+        problem = error.strerror or str(error)
+    # Nothing more goes to stdout: what is left in its buffer would fail again at exit.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    print(f"asterion: error: cannot write the output: {problem}", file=sys.stderr)
+    sys.exit(2)
 
 
 def __getattr__(name: str) -> typer.Typer:
