@@ -263,6 +263,12 @@ def test_schema_documents_the_tile_fields() -> None:
         ('{"grid": {"width": 2, "height": 2}, "tiles": [', "not valid JSON"),
         ("2 2\n0 0 3\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
         ("2 2\n0 0 x 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "integers"),
+        # what Python's int() would take but a file of plain integers does not hold
+        ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 4_0\n", "integers"),
+        ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 \u0664\n", "integers"),
+        ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 +4\n", "integers"),
+        # a line that is no piece is named, not counted as a fifth piece
+        ("2 2\n# four pieces\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, text: str, needle: str) -> None:

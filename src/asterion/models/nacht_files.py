@@ -22,6 +22,7 @@ number after the header. The two are told apart by content: JSON starts with ``{
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -266,16 +267,16 @@ def parse_edge_text(text: str, source: str) -> TileSet:
                 f"line {header_no}: {name} = {value}; at least {MIN_SIDE}", source=source
             )
     pieces = lines[1:]
+    tiles = []
+    for i, (line_no, words) in enumerate(pieces):  # (a line that is no piece named first)
+        colors = _ints(words, 4, source, line_no, "four colors N E S W")
+        edges = (str(colors[0]), str(colors[1]), str(colors[2]), str(colors[3]))
+        tiles.append(Tile(id=str(i), chamfers=derived_chamfers(edges), edges=edges))
     if len(pieces) != width * height:
         raise InputError(
             f"{len(pieces)} pieces for a {width}x{height} grid (expected {width * height})",
             source=source,
         )
-    tiles = []
-    for i, (line_no, words) in enumerate(pieces):
-        colors = _ints(words, 4, source, line_no, "four colors N E S W")
-        edges = (str(colors[0]), str(colors[1]), str(colors[2]), str(colors[3]))
-        tiles.append(Tile(id=str(i), chamfers=derived_chamfers(edges), edges=edges))
     return TileSet(
         name=Path(source).stem,
         width=width,
@@ -286,15 +287,17 @@ def parse_edge_text(text: str, source: str) -> TileSet:
     )
 
 
+_DIGITS = re.compile("[0-9]+")
+
+
 def _ints(words: list[str], count: int, source: str, line_no: int, what: str) -> list[int]:
     if len(words) != count:
         raise InputError(f"line {line_no}: expected {what}, got {' '.join(words)!r}", source=source)
-    try:
-        values = [int(word) for word in words]
-    except ValueError:
+    if not all(_DIGITS.fullmatch(word) for word in words):  # (int() takes "4_0", "+4", "٤")
         raise InputError(
             f"line {line_no}: expected integers ({what}), got {' '.join(words)!r}", source=source
-        ) from None
+        )
+    values = [int(word) for word in words]
     if any(v < 0 or v > 1_000_000 for v in values):
         raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
     return values
