@@ -429,13 +429,38 @@ def generic(
 
 
 def test_no_arrangement() -> None:
-    # NW's E side is x, NE's W side is x; but SW's E side is w and SE's W side is v.
-    report = verify(generic(["0xy0", "00zx", "yw00", "z00v"]), engine=ENGINE)
+    # Every label goes on, on the opposite side of another tile, but the chamfers hold each
+    # tile in its corner, where NW's S side (c) meets SW's N side (b).
+    report = verify(generic(["0ac0", "00ba", "bd00", "c00d"]), engine=ENGINE)
     assert codes(report) == ["no-arrangement"]
     assert (report.consistent, report.solutions, report.solutions_exact) == (False, 0, True)
     assert report.constellations == ()
-    fine = verify(generic(["0xy0", "00zx", "yw00", "z00w"]), engine=ENGINE)
+    fine = verify(generic(["0ab0", "00ca", "bd00", "c00d"]), engine=ENGINE)
     assert (fine.consistent, fine.solutions, fine.problems) == (True, 1, ())
+
+
+def test_a_label_on_no_other_tile_dangles() -> None:
+    # SW's E side is w and SE's W side is v: each is a line that continues nowhere.
+    report = verify(generic(["0xy0", "00zx", "yw00", "z00v"]), engine=ENGINE)
+    assert codes(report) == ["dangling-fragment", "dangling-fragment", "no-arrangement"]
+    assert ["tile 2 side E", "tile 3 side W"] == [
+        m.split(":")[0] for m in messages(report, "dangling-fragment")
+    ]
+
+
+def test_labels_that_cannot_pair_up_dangle() -> None:
+    # Tiles fixed: a faces south twice, north once (and b faces north alone).
+    fixed = verify(generic(["0xa0", "00ax", "ay00", "b00y"]), engine=ENGINE)
+    assert messages(fixed, "dangling-fragment") == [
+        "tile 3 side N: label 'b' continues on no other tile",
+        "label 'a' is on 1 N sides but 2 S sides: some of them are left without a partner",
+    ]
+    # Turning: a and b on three sides each, each with a partner, but one of three is left.
+    turning = verify(generic(["0aa0", "00ba", "bc00", "b00c"], rotations=True), engine=ENGINE)
+    assert messages(turning, "dangling-fragment") == [
+        f"label {label!r} is on 3 sides: one of them is left without a partner" for label in "ab"
+    ]
+    assert turning.solutions == 0
 
 
 def test_generic_symmetric_set_with_rotations() -> None:

@@ -92,8 +92,7 @@ def verify(
     findings: list[Finding] = []
     findings += chamfer_findings(tileset)
     findings += duplicate_findings(tileset)
-    if not tileset.generic:
-        findings += fragment_findings(tileset)
+    findings += label_findings(tileset) if tileset.generic else fragment_findings(tileset)
     problem = edge_problem(tileset, border_fragments_fit=True).problem
     result = run_engine(
         problem, engine, count_limit=max(count_limit, 2), keep=2, time_limit=time_limit
@@ -279,6 +278,53 @@ def fragment_findings(tileset: TileSet) -> list[Finding]:
                     f"{_offsets(signature)} continues on no other tile",
                 )
             )
+    return found
+
+
+def label_findings(tileset: TileSet) -> list[Finding]:
+    """Check 2 for a set given by side labels: each inner label goes on with the same label on
+    another tile (tiles fixed: on the opposite side), and the sides of a label pair up (tiles
+    fixed: as many facing north as south, east as west; turning: an even number)."""
+    sides = [
+        (tile, side, label)
+        for tile in tileset.tiles
+        for side, label in zip(SIDES, tile.edges or (), strict=True)
+        if label != "0"
+    ]
+    found, lone = [], set()
+    for tile, side, label in sides:
+        if not any(
+            other is not tile
+            and theirs == label
+            and (tileset.rotations or other_side == _opposite(side))
+            for other, other_side, theirs in sides
+        ):
+            lone.add(label)
+            found.append(
+                Finding(
+                    "dangling-fragment",
+                    f"tile {tile.id} side {side}: label {label!r} continues on no other tile",
+                )
+            )
+    on = Counter((label, side) for _, side, label in sides)
+    for label in sorted({label for _, _, label in sides} - lone):
+        total = sum(on[label, side] for side in SIDES)
+        if tileset.rotations and total % 2:
+            found.append(
+                Finding(
+                    "dangling-fragment",
+                    f"label {label!r} is on {total} sides: one of them is left without a partner",
+                )
+            )
+        for a, b in () if tileset.rotations else (("N", "S"), ("E", "W")):
+            if on[label, a] != on[label, b]:
+                found.append(
+                    Finding(
+                        "dangling-fragment",
+                        f"label {label!r} is on {on[label, a]} {a} sides but {on[label, b]} "
+                        f"{b} sides: some of them are left without a partner",
+                    )
+                )
     return found
 
 
