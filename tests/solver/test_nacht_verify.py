@@ -443,8 +443,9 @@ def test_a_label_on_no_other_tile_dangles() -> None:
     # SW's E side is w and SE's W side is v: each is a line that continues nowhere.
     report = verify(generic(["0xy0", "00zx", "yw00", "z00v"]), engine=ENGINE)
     assert codes(report) == ["dangling-fragment", "dangling-fragment", "no-arrangement"]
-    assert ["tile 2 side E", "tile 3 side W"] == [
-        m.split(":")[0] for m in messages(report, "dangling-fragment")
+    assert [m.split(":")[0] for m in messages(report, "dangling-fragment")] == [
+        "tile 2 side E",
+        "tile 3 side W",
     ]
 
 
