@@ -255,6 +255,21 @@ def test_schema_documents_the_tile_fields() -> None:
     assert {"grid", "tiles", "rotations", "constellations"} <= set(schema["properties"])
 
 
+def test_schema_bounds_the_coordinates_as_the_loader_does(tmp_path: Path) -> None:
+    # A checker that trusts the schema must not pass a star the loader refuses (x = 1.2).
+    definitions = json.loads(run("nacht", "schema")[1])["$defs"]
+    star, segment = (
+        definitions["_StarSpec"]["properties"],
+        definitions["_SegmentSpec"]["properties"],
+    )
+    bounds = [star["x"], star["y"], *segment["a"]["prefixItems"], *segment["b"]["prefixItems"]]
+    assert all((b["minimum"], b["maximum"]) == (0, 1) for b in bounds)
+    tiles = json.loads(_shipped_path().read_text())
+    tiles["tiles"][0]["stars"] = [{"x": 1.2, "y": 0.5, "mag": 1.0}]
+    code, _, err = run("nacht", "verify", write(tmp_path, tiles, "far.json"))
+    assert code == 2 and "outside [0, 1]" in err
+
+
 @pytest.mark.parametrize(
     ("text", "needle"),
     [

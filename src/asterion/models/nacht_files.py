@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -55,10 +55,14 @@ def _unit(value: float) -> float:
     return value
 
 
+Unit = Annotated[float, Field(json_schema_extra={"minimum": 0.0, "maximum": 1.0})]
+"""A tile-local coordinate (checked by ``_unit``, for its message; bounded in the schema)."""
+
+
 class _StarSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    x: float
-    y: float
+    x: Unit
+    y: Unit
     mag: float = Field(ge=-30, le=30)
     constellation: str | None = None
 
@@ -71,8 +75,8 @@ class _StarSpec(BaseModel):
 class _SegmentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     constellation: str
-    a: tuple[float, float]
-    b: tuple[float, float]
+    a: tuple[Unit, Unit]
+    b: tuple[Unit, Unit]
 
     @field_validator("a", "b")
     @classmethod
