@@ -88,8 +88,9 @@ NESTED_SIDES = range(5, 6)
 compile once per machine and kind of puzzle, some 30 s; smaller insides count in under a
 second, larger ones are out of reach either way."""
 SIEVE_LOG = 32
-"""Bits in a sieve (512 MiB): 7x7 3/6 seed 1 has 2.2 x 10^8 bottoms, which set 4.4 % of them
-(the share of tops whose bottoms are not there that pass all the same)."""
+"""Bits in a sieve (512 MiB): 7x7 3/6 seed 9 has some 5 x 10^8 bottoms, which set 31 % of
+them at three a key (:func:`kernel.sieve_mask`), so that some 3 % of the tops whose bottoms
+are not there pass all the same (12 % at one bit a key)."""
 MAX_EXPECTED_RINGS = 10**4
 """Puzzles whose insides each take more rings than this (:func:`expected_rings`: few colors
 for many edge pieces) are left to the row scan. The loop counts an inside's rings one by
