@@ -126,7 +126,7 @@ class FrameTables:
 
 @dataclass(frozen=True)
 class Sieve:
-    """The bottoms of a puzzle's insides: two bits of one word set for the key
+    """The bottoms of a puzzle's insides: three bits of one word set for the key
     (:func:`kernel.sieve_key`: its pieces and the colors its top row shows north) of every way
     of filling the last ``rows`` rows of the inside that the inward colors the ring can take do
     not rule out.
