@@ -48,7 +48,6 @@ def test_letters_stdout_cannot_encode_are_one_line_and_status_2(tmp_path: Path) 
     named = tmp_path / "named.json"
     converted = run_to(None, "nacht", "convert", str(puzzle), str(named))
     assert converted.returncode == 0, converted.stderr
-
     text = named.read_text(encoding="utf-8")
     start = text.index('"id": "') + len('"id": "')
     named.write_text(text[:start] + "星" + text[start:], encoding="utf-8")  # a tile "星0"
