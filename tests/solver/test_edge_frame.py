@@ -87,6 +87,24 @@ def test_frame_count_equals_the_row_scan(
     assert counted(frame_of(problem)).count == row_scan_count(problem) > 0
 
 
+@pytest.mark.parametrize("size,inner_colors,seed", [(5, 4, 1), (6, 5, 0)])
+def test_checking_the_stretch_after_fewer_rows_counts_the_same(
+    size: int, inner_colors: int, seed: int
+) -> None:
+    # The first arrangement is sought checking after rows 0-1 only (FIRST_CHECK_ROWS): a check
+    # prunes, it never decides, so every choice finds the same arrangements, and a check
+    # after more rows never places more pieces.
+    problem = generate(size, size, 3, inner_colors, seed=seed)
+    frame = frame_of(problem)
+    runs = [
+        edge_search.run_alone(FrameRun(frame, ALL, 0, rows=rows), deadline=float("inf"))
+        for rows in range(size - 1)
+    ]
+    assert {run.count for run in runs} == {row_scan_count(problem)} != {0}
+    nodes = [run.nodes for run in runs]
+    assert nodes == sorted(nodes, reverse=True) and nodes[0] > nodes[-1]
+
+
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_any_order_of_the_inner_pieces_counts_the_same(name: str) -> None:
     # The frame restarts shuffle the inner pieces' order (and so which one is held at turn

@@ -78,8 +78,12 @@ WordArray = npt.NDArray[np.uint64]
 
 CHECK_ROWS = 3
 """The stretch of frame fixed by the inside is checked after each of its first rows up to this
-many (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157 checking after row 0
-only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
+many, when counting (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157
+checking after row 0 only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
+FIRST_CHECK_ROWS = 2
+"""As :data:`CHECK_ROWS`, for a first arrangement: the stretch after row 2 spares few
+placements there for the walks it lists (7x7 3/6 seeds 0-79, 2 threads: mean 0.14 s to a
+first arrangement after rows 0-1, 0.17 s after rows 0-2; docs/benchmarks.md)."""
 CACHE_SIZE_LOG = 22
 """Cached stretch answers per run (16 bytes each)."""
 NESTED_SIDES = range(5, 6)
@@ -494,6 +498,8 @@ class FrameRun(Counters):
     leaf: int | None = None
     cache: tuple[LongArray, WordArray] | None = None
     sieve: kernel.Sieve = NO_SIEVE
+    rows: int = CHECK_ROWS
+    """The stretch of frame is checked after each of the inside's first rows up to this many."""
     nested: bool = False
     """Run the loops written for this inside (:mod:`.edge_frame_nested`: faster, but compiled
     once per machine and kind of puzzle, some 30 s for a 7x7): for long counts and listings
@@ -517,7 +523,7 @@ class FrameRun(Counters):
         self.leaf_rings = np.zeros(len(self.leaves), dtype=np.int64)
         cache = self.cache if self.cache is not None else new_cache()
         self.check = (
-            min(CHECK_ROWS, side - 1),
+            min(self.rows, side - 1),
             self.frame.bits,
             cache[0],
             cache[1],
@@ -550,7 +556,7 @@ class FrameRun(Counters):
             self.frame.ring[6],
             *self.frame.inner[14:16],
         )
-        rows = min(CHECK_ROWS, side - 1)
+        rows = min(self.rows, side - 1)
         runs = np.zeros((max(rows, 1), positions), dtype=np.int64)  # each checked stretch
         for row in range(rows):
             stretch = nested.stretch_positions(side, row)
@@ -580,6 +586,7 @@ class FrameRun(Counters):
             self.sieve[2] >= 0,
             centre >= 0 or bool(np.any(anchors >= 0)),
             bool(self.frame.copies),
+            self.rows,
         )
 
     def _start_below(self, chosen: IntArray, depth: int) -> None:
@@ -697,6 +704,7 @@ def _nested_search(
     probing: bool,
     rule: bool,
     copies: bool,
+    rows: int,
 ) -> Callable[..., None]:
     """The compiled loops of a ``side`` x ``side`` inside, down to depth ``leaf``: the whole
     inside (a count), or its bottoms' depth (listed into a sieve)."""
@@ -713,7 +721,7 @@ def _nested_search(
         centre=centre,
         anchors=tuple(int(a) for a in anchors),
         early=tuple(int(e) for e in early),
-        rows=min(CHECK_ROWS, side - 1),
+        rows=min(rows, side - 1),
         probe_at=(side - bottom_rows(side)) * side,
         leaf=leaf,
         ncolors=ncolors,
