@@ -91,9 +91,9 @@ def test_frame_count_equals_the_row_scan(
 def test_checking_the_stretch_after_fewer_rows_counts_the_same(
     size: int, inner_colors: int, seed: int
 ) -> None:
-    # The first arrangement is sought checking after rows 0-1 only (FIRST_CHECK_ROWS): a check
-    # prunes, it never decides, so every choice finds the same arrangements, and a check
-    # after more rows never places more pieces.
+    # The stretch is checked after rows 0-1 only (CHECK_ROWS): a check prunes, it never
+    # decides, so every choice finds the same arrangements, and a check after more rows never
+    # places more pieces.
     problem = generate(size, size, 3, inner_colors, seed=seed)
     frame = frame_of(problem)
     runs = [
@@ -103,6 +103,16 @@ def test_checking_the_stretch_after_fewer_rows_counts_the_same(
     assert {run.count for run in runs} == {row_scan_count(problem)} != {0}
     nodes = [run.nodes for run in runs]
     assert nodes == sorted(nodes, reverse=True) and nodes[0] > nodes[-1]
+
+
+def test_stretch_keys_that_would_not_fit_in_62_bits_turn_the_cache_off() -> None:
+    # 32 colors (the border, 3 frame, 28 inner): 5 bits a color. After rows 0-1 the longest
+    # stretch of a 6 x 6 inside has 6 + 2 x 2 = 10 edge positions, 3 + 50 bits; after rows
+    # 0-4, 6 + 2 x 5 = 16, 3 + 80 bits: no cache rather than keys that collide.
+    frame = frame_of(generate(8, 8, 3, 28, seed=0))
+    assert (frame.bits, frame.key_bits(2), frame.key_bits(5)) == (5, 5, 0)
+    runs = [FrameRun(frame, ALL, 0, rows=rows) for rows in (2, 5)]
+    assert [run.check[1] for run in runs] == [5, 0]
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))

@@ -76,14 +76,12 @@ IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 WordArray = npt.NDArray[np.uint64]
 
-CHECK_ROWS = 3
+CHECK_ROWS = 2
 """The stretch of frame fixed by the inside is checked after each of its first rows up to this
-many, when counting (7x7 3/6 seed 0, first 3 x 10^8 placements: classes per second 157
-checking after row 0 only, 218 after rows 0-1, 233 after rows 0-2, 161 after rows 0-3)."""
-FIRST_CHECK_ROWS = 2
-"""As :data:`CHECK_ROWS`, for a first arrangement: the stretch after row 2 spares few
-placements there for the walks it lists (7x7 3/6 seeds 0-79, 2 threads: mean 0.14 s to a
-first arrangement after rows 0-1, 0.17 s after rows 0-2; docs/benchmarks.md)."""
+many. After row 2 as well it spared placements (some 10 % to a first arrangement) but took
+more time than it spared: 7x7 3/6 seeds 0-79, 2 threads, mean 0.14 s to a first
+arrangement against 0.17 s; seed 0 counted in 88 s against 96 s, seed 3 in 11 s against
+14 s (docs/benchmarks.md, seventeenth round)."""
 CACHE_SIZE_LOG = 22
 """Cached stretch answers per run (16 bytes each)."""
 NESTED_SIDES = range(5, 6)
@@ -120,8 +118,14 @@ class FrameTables:
     inner_pieces: tuple[tuple[int, int], ...]  # (piece, turns) of each oriented inner piece
     edge_pieces: tuple[int, ...]
     corner_pieces: tuple[int, ...]
-    bits: int  # per color in a cache key, 0 = no cache
+    bits: int  # per color in a cache key
     copies: tuple[tuple[int, ...], ...] = ()  # bits of identical inner pieces placed in order
+
+    def key_bits(self, rows: int) -> int:
+        """Bits per color in the cache keys of stretches checked after up to ``rows`` rows:
+        0 (no cache) where the longest one's key would not fit in 62 bits."""
+        longest = self.side + 2 * min(rows, self.side - 1)  # its edge positions
+        return self.bits if 3 + longest * self.bits <= 62 else 0
 
     @property
     def positions(self) -> int:
@@ -258,8 +262,6 @@ def frame_tables(
     )
     frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
     ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
-    bits = max(1, (ncolors - 1).bit_length())
-    longest = side + 2 * CHECK_ROWS  # edge positions in the longest checked stretch
     return FrameTables(
         problem=tables,
         inner=inner_tables,
@@ -268,7 +270,7 @@ def frame_tables(
         inner_pieces=tuple(oriented),
         edge_pieces=tuple(edges),
         corner_pieces=tuple(corners),
-        bits=bits if 3 + longest * bits <= 62 else 0,
+        bits=max(1, (ncolors - 1).bit_length()),
         copies=groups,
     )
 
@@ -524,7 +526,7 @@ class FrameRun(Counters):
         cache = self.cache if self.cache is not None else new_cache()
         self.check = (
             min(self.rows, side - 1),
-            self.frame.bits,
+            self.frame.key_bits(self.rows),
             cache[0],
             cache[1],
             np.arange(positions, dtype=np.int64),
@@ -580,7 +582,7 @@ class FrameRun(Counters):
             side,
             cells if self.leaf is None else self.leaf,
             len(mate),
-            self.frame.bits,
+            self.frame.key_bits(self.rows),
             len(cache[0]),
             self.sieve[1],
             self.sieve[2] >= 0,

@@ -32,7 +32,6 @@ import numpy as np
 from asterion.models.edges import BORDER, EdgeProblem
 from asterion.solver import edge_search as search
 from asterion.solver.edge_frame import (
-    FIRST_CHECK_ROWS,
     NESTED_SIDES,
     NO_SIEVE,
     SIEVE_LOG,
@@ -512,12 +511,7 @@ class Restarts:
         self._frame = frame_tables(problem, runs[0].tables)
         if self._frame is not None and ORDERED_SHARE > 0:
             self._ordered = [
-                FrameRun(
-                    self._ordered_tables(problem, self._frame, order),
-                    1,
-                    keep,
-                    rows=FIRST_CHECK_ROWS,
-                )
+                FrameRun(self._ordered_tables(problem, self._frame, order), 1, keep)
                 for order in ORDERS
             ]
         if self.exhaustive and deadline is not None:
@@ -662,4 +656,4 @@ class Restarts:
         rng = np.random.default_rng(search.RESTART_SEED + j)
         draw = rng.random(len(inner)) - FRAME_RESTART_BIAS * self._rarity[inner]
         tables = self._sorted_inside(problem, frame, draw)
-        return FrameRun(tables, 1, keep, rows=FIRST_CHECK_ROWS), search.luby(j) * FRAME_RESTART_BASE
+        return FrameRun(tables, 1, keep), search.luby(j) * FRAME_RESTART_BASE
