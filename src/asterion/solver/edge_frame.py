@@ -582,7 +582,7 @@ class FrameRun(Counters):
             side,
             cells if self.leaf is None else self.leaf,
             len(mate),
-            self.frame.key_bits(self.rows),
+            self.check[1],  # the cache key's bits a color, as the generic loop's
             len(cache[0]),
             self.sieve[1],
             self.sieve[2] >= 0,
