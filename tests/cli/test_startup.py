@@ -8,6 +8,7 @@ the shipped sky's verification does not use (issue 4: verified in under 0.5 s en
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from typing import Any
@@ -34,13 +35,14 @@ print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
 """
 
 
-def run_main(*args: str) -> tuple[dict[str, Any], str]:
+def run_main(*args: str, columns: int = 80) -> tuple[dict[str, Any], str]:
     done = subprocess.run(
         [sys.executable, "-c", RUNNER, json.dumps(list(args)), json.dumps(HEAVY)],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
+        env={**os.environ, "COLUMNS": str(columns)},
     )
     report = json.loads(done.stderr.strip().splitlines()[-1])
     return report, done.stdout
@@ -66,3 +68,12 @@ def test_the_top_level_help_lists_every_group(args: tuple[str, ...]) -> None:
     for group in GROUPS:
         assert group in out
     assert "demo" in out
+
+
+def test_help_reflows_docstrings_wrapped_in_the_source() -> None:
+    # A terminal wide enough for any paragraph: each paragraph of a docstring, wrapped over
+    # several source lines, should come out on one line (typer's rich mode keeps the breaks).
+    _, out = run_main("nacht", "--help", columns=300)
+    assert any("an arrangement, its uniqueness, whole" in line for line in out.splitlines())
+    _, out = run_main("nacht", "verify", "--help", columns=300)
+    assert any("undecided within the time limit" in line for line in out.splitlines())

@@ -34,6 +34,7 @@ def build_app(groups: tuple[str, ...] = GROUPS) -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_show_locals=False,
         add_completion=False,
+        rich_markup_mode="markdown",  # docstrings' single line breaks are reflowed, not kept
     )
     root.callback()(_root)
     root.command()(demo)

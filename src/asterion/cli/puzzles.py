@@ -378,7 +378,7 @@ def booklet(
     """A printable booklet: a cover with the contents, every puzzle with its picture (two to
     a printed page), the solutions at the back in the same order.
 
-    `--out booklet.pdf` prints it to PDF with WeasyPrint (`pip install 'asterion\\[pdf]'`).
+    `--out booklet.pdf` prints it to PDF with WeasyPrint (`pip install 'asterion[pdf]'`).
     """
     from asterion.puzzles.booklet import write_booklet
 
