@@ -4,6 +4,7 @@ test_edge_search.py and against the row scan, which those check."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
@@ -13,7 +14,7 @@ from test_edge_search import backtrack_arrangements, canonical, expected_count, 
 import asterion.solver.edge_frame as edge_frame
 import asterion.solver.edge_search as edge_search
 from asterion.models.edge_puzzles import generate
-from asterion.models.edges import BORDER, EdgeProblem, check_arrangement
+from asterion.models.edges import BORDER, EdgeProblem, check_arrangement, turn
 from asterion.solver import edge_frame_kernel as kernel
 from asterion.solver import edge_search_parallel as parallel
 from asterion.solver.edge_frame import (
@@ -103,6 +104,39 @@ def test_checking_the_stretch_after_fewer_rows_counts_the_same(
     assert {run.count for run in runs} == {row_scan_count(problem)} != {0}
     nodes = [run.nodes for run in runs]
     assert nodes == sorted(nodes, reverse=True) and nodes[0] > nodes[-1]
+
+
+@pytest.mark.parametrize("size,inner_colors,seed", [(5, 4, 0), (6, 5, 1), (7, 6, 2)])
+def test_each_colors_balance_is_what_an_arrangement_turns_inward(
+    size: int, inner_colors: int, seed: int
+) -> None:
+    # In any arrangement an inner piece's side either meets the ring or another inner piece,
+    # so the balance the frame keeps for a color (one byte each, colors of inner sides in
+    # order, biased) is the number of that color's sides that inner pieces turn to each other
+    # in an arrangement found by the search.
+    problem = generate(size, size, 3, inner_colors, seed=seed)
+    found = search_arrangements(problem, count_limit=1).solutions[0]
+    inward: Counter[int] = Counter()
+    inside = range(1, size - 1)
+    for r in inside:
+        for c in inside:
+            colors = turn(problem.pieces[found[r][c].piece], found[r][c].turns)
+            for k, (dr, dc) in enumerate([(-1, 0), (0, 1), (1, 0), (0, -1)]):
+                inward[colors[k]] += r + dr in inside and c + dc in inside
+    lanes = sorted(
+        {x for i, piece in enumerate(problem.pieces) if BORDER not in piece for x in piece}
+    )
+    word, bias = frame_of(problem).inner[17] % (1 << 64), int(kernel.BIASES) & 0xFF
+    assert [(word >> 8 * k & 0xFF) - bias for k in range(len(lanes))] == [inward[x] for x in lanes]
+
+
+def test_the_balance_prunes_placements_and_keeps_the_count() -> None:
+    problem = generate(6, 6, 3, 5, seed=0)
+    frame = frame_of(problem)
+    blind = (*frame.inner[:16], np.zeros_like(frame.inner[16]), int(kernel.BIASES))
+    kept, unchecked = counted(frame), counted(replace(frame, inner=blind))
+    assert kept.count == unchecked.count == row_scan_count(problem) > 0
+    assert kept.nodes < unchecked.nodes
 
 
 def test_stretch_keys_that_would_not_fit_in_62_bits_turn_the_cache_off() -> None:

@@ -244,6 +244,9 @@ def frame_tables(
     held = _held_turns(problem, groups, inner)
     at_centre = np.array([k == held[i] or not asymmetric[inner.index(i)] for i, k in oriented])
     words, by_bit = _inner_words(colors, bit_of, ncolors, at_centre)
+    frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
+    ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
+    promises, balance = _balance_tables(problem, inner, colors, mate, ring[6])
     inner_tables = (
         colors,
         mate.astype(np.int64),
@@ -259,9 +262,9 @@ def frame_tables(
         math.prod(math.factorial(len(group)) for group in groups),
         _set_numbers(groups, len(inner)),
         np.array(turn_orbit(side), dtype=np.int64),
+        promises,
+        balance,
     )
-    frame = np.array([_intrinsic(problem.pieces[i]) for i in edges + corners], dtype=np.int64)
-    ring = _ring_tables(frame[: len(edges)], frame[len(edges) :, ::2], mate, side)
     return FrameTables(
         problem=tables,
         inner=inner_tables,
@@ -273,6 +276,50 @@ def frame_tables(
         bits=max(1, (ncolors - 1).bit_length()),
         copies=groups,
     )
+
+
+BALANCE_LANES = 8
+"""Colors of inner sides whose balance is kept: a byte each in one word (kernel.BIASES)."""
+
+
+def _balance_tables(
+    problem: EdgeProblem, inner: list[int], colors: LongArray, mate: IntArray, available: LongArray
+) -> tuple[LongArray, int]:
+    """The colors' *balance* (checked by :func:`kernel.frame_slice`): what each oriented inner
+    piece promises of each color when placed with its east and south sides (``kind`` bits 1
+    and 2) turned to cells not filled yet, and how much of each the whole inside has, a byte
+    each, every byte biased by ``kernel.BIASES``.
+
+    An inner side of color x lies against a ring position (one for each edge piece whose
+    inward color is x's mate) or against an inner side of color mate(x); so, in every
+    arrangement, as many inner sides of x face the inside as the inner pieces have sides of x
+    less those ring positions. A side turned to an empty cell takes one of them and promises a
+    mate(x) side of a piece still to come; a side turned to a placed piece was promised by it.
+    When a color's sides taken and promised pass its number, the pieces left cannot fill the
+    holes. An inside with more colors than :data:`BALANCE_LANES` or too many sides of one,
+    or a set whose counts already fail, gets a check that never fails."""
+    sides = np.zeros(len(mate), dtype=np.int64)
+    for i in inner:
+        for x in problem.pieces[i]:
+            sides[x] += 1
+    budget = sides - available[mate]
+    lanes = np.flatnonzero(sides + sides[mate])  # the colors of inner sides, and their mates
+    promised = np.zeros((len(colors), 4), dtype=np.int64)
+    full = int(kernel.BIASES)
+    top = 127 - (int(kernel.BIASES) & 0xFF)  # (a byte's top bit is its guard)
+    if len(lanes) > BALANCE_LANES or np.any(budget[lanes] < 0) or np.any(budget[lanes] > top):
+        return promised, full
+    lane = np.full(len(mate), -1, dtype=np.int64)
+    lane[lanes] = np.arange(len(lanes))
+    for o, row in enumerate(colors.tolist()):
+        for kind in range(4):
+            for k in (1, 2):  # the east side, the south side
+                if kind >> (k - 1) & 1:
+                    for x in (row[k], int(mate[row[k]])):
+                        promised[o, kind] += 1 << 8 * int(lane[x])
+    for x in lanes.tolist():
+        full += int(budget[x]) << 8 * int(lane[x])
+    return promised, signed_word(full)
 
 
 def _copies(
@@ -406,7 +453,7 @@ def without_turn_rule(frame: FrameTables) -> FrameTables:
     cells = frame.side**2
     free = (-1, np.full(cells, -1, dtype=np.int64), np.zeros(0, dtype=np.int64), 0, 0, 1)
     no_sets = np.full(cells, -1, dtype=np.int64)
-    return replace(frame, inner=(*frame.inner[:8], *free, no_sets, frame.inner[15]), copies=())
+    return replace(frame, inner=(*frame.inner[:8], *free, no_sets, *frame.inner[15:]), copies=())
 
 
 def _side_positions(side: int) -> LongArray:
@@ -519,6 +566,7 @@ class FrameRun(Counters):
         self.s = np.zeros(positions, dtype=np.int64)
         self.state = np.zeros(kernel.STATE_SIZE, dtype=np.int64)
         self.state[kernel.ENTERING] = 1
+        self.state[kernel.SLACK] = self.frame.inner[17]
         filling = self.sieve[3]
         rows = self.count_limit if self.leaf is not None and not filling else self.keep
         self.leaves = np.full((max(min(rows, 1 << 20), 1), cells), -1, dtype=np.int32)
@@ -556,7 +604,7 @@ class FrameRun(Counters):
             words,
             by_bit,
             self.frame.ring[6],
-            *self.frame.inner[14:16],
+            *self.frame.inner[14:17],
         )
         rows = min(self.rows, side - 1)
         runs = np.zeros((max(rows, 1), positions), dtype=np.int64)  # each checked stretch
@@ -577,6 +625,7 @@ class FrameRun(Counters):
         self.params[nested.ALIKE] = self.frame.inner[11]
         self.params[nested.COPY_MASK], self.params[nested.TIMES] = self.frame.inner[12:14]
         self.params[nested.LIMIT_AT] = self.count_limit
+        self.params[nested.BALANCE] = self.frame.inner[17]
         cells, centre, anchors = side * side, self.frame.inner[8], self.frame.inner[9]
         self.search = _nested_search(
             side,
@@ -603,9 +652,11 @@ class FrameRun(Counters):
             self.state[nested.NODES] = -depth  # tried again on the way in: not new placements
             return
         used = 0
+        side, promises = self.frame.side, self.frame.inner[16]
         for d in range(depth):
             o = int(chosen[d])
             used |= 1 << int(bit_of[o])
+            self.state[kernel.SLACK] -= promises[o, _kind(d, side)]
             for k in range(4):
                 if side_pos[d, k] >= 0:
                     self.need[mate[colors[o, k]]] += 1
@@ -870,3 +921,8 @@ def _outward_turns(frame: FrameTables, piece: int, r: int, c: int) -> int:
         if {k for k in range(4) if colors[o, k] == BORDER} == outward:
             return int(frame.problem.turns[o])
     raise AssertionError(f"piece {piece} has no turn with its border outward at {(r, c)}")
+
+
+def _kind(cell: int, side: int) -> int:
+    """Which of an inner cell's east (1) and south (2) sides face cells filled after it."""
+    return int(cell % side < side - 1) | int(cell // side < side - 1) << 1

@@ -45,10 +45,10 @@ NEST = 19
 """Cells whose loops nest in one generated function (CPython's limit is 20 nested blocks)."""
 
 # The generated search's ``state`` and ``params`` (both int64 arrays).
-COUNT, NODES, OUTCOME, RESUME, USED, STORED = 1, 2, 3, 4, 6, 7
-STATE_SIZE = 8
-ALIKE, LIMIT_AT, STOP_AT, FLOOR, COPY_MASK, TIMES = range(6)
-PARAMS_SIZE = 6
+COUNT, NODES, OUTCOME, RESUME, USED, STORED, SLACK = 1, 2, 3, 4, 6, 7, 8
+STATE_SIZE = 9
+ALIKE, LIMIT_AT, STOP_AT, FLOOR, COPY_MASK, TIMES, BALANCE = range(7)
+PARAMS_SIZE = 7
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class _Writer:
 
 
 _HEADER = """\
-mated, colors, bit_of, words, by_bit, available, sets, orbit = T
+mated, colors, bit_of, words, by_bit, available, sets, orbit, promises = T
 whole, ring_rest, ring_chosen, need_in, walks, row_pairs, runs, cache_keys, cache_values, \
 sieve_bits, leaves, leaf_rings = B
 pair_index = RING[9]
@@ -116,6 +116,7 @@ def _function(w: _Writer, g: Geometry, start: int, stop: int, last: int) -> None
     w(0, f"def {name}(T, RING, B, P, chosen, need, s, stack, state):")
     w(1, *_HEADER.splitlines())
     w(1, f"used{start} = np.uint64(state[6])" if start else "used0 = np.uint64(0)")
+    w(1, f"slack{start} = np.uint64(state[8])" if start else "slack0 = np.uint64(P[6])")
     at = 1
     follow: list[list[str]] = []
     for d in range(start, stop):
@@ -139,6 +140,14 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
     w(b, f"chosen[{d}] = o", "nodes += 1")
     w(b, *(f"s[{position}] = c{d}_{i}" for i, (_, position) in enumerate(facing)))
     give_back = [f"need[c{d}_{i}] -= 1" for i in range(len(facing))]
+    kind = int(col < side - 1) | int(row < side - 1) << 1  # (edge_frame._kind)
+    w(
+        b,
+        f"slack{d + 1} = slack{d} - np.uint64(promises[o, {kind}])",
+        f"if ((slack{d + 1} | GUARDS) - BIASES) & GUARDS != GUARDS:  # a color owes too much",
+        *("    " + line for line in give_back),
+        "    continue",
+    )
     if 0 < row <= g.rows and col in (0, side - 1):
         _pairs_check(w, b, d, g, give_back)
     if col == side - 1:  # the budget, checked once a row
@@ -187,6 +196,7 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
             "state[4] = resume",
             "state[7] = stored",
             f"state[6] = np.int64(used{d + 1})",
+            f"state[8] = np.int64(slack{d + 1})",
             f"cells_from_{d + 1}(T, RING, B, P, chosen, need, s, stack, state)",
             "count = state[1]",
             "nodes = state[2]",
@@ -365,6 +375,8 @@ def kernel_source(g: Geometry) -> str:
         "import numpy as np",
         "",
         "from asterion.solver.edge_frame_kernel import (",
+        "    BIASES,",
+        "    GUARDS,",
         "    _first_colors_hash,",
         "    _ring_walk,",
         "    _sieve_hash,",
