@@ -186,6 +186,7 @@ def test_bad_state_is_one_line_exit_2(tmp_path: Path, case: str, command: str) -
         (["Cru", "--transforms", "shear"], "shear"),
         (["Cru", "--pattern", "[[0,0]]"], "either"),
         (["Cru", "--state", "/no/such/file.json"], "no such file"),
+        (["--pattern", "[[" + "1" * 5000 + ",0],[1,0]]"], "--pattern: not valid JSON: a number"),
     ],
 )
 def test_bad_place_input(args: list[str], names: str) -> None:
@@ -228,6 +229,19 @@ def test_show_json_round_trips(tmp_path: Path) -> None:
 
 
 # -- reach and best-turn ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["reach", "--target", "Zzz"], "--target: unknown card 'Zzz'"),
+        (["reach", "--target", "Cru", "--engine", "magic"], "--engine: unknown engine"),
+        (["best-turn", "--offer", "Cru,Zzz"], "--offer: unknown card 'Zzz'"),
+    ],
+)
+def test_an_unknown_name_in_an_option_names_the_option(args: list[str], names: str) -> None:
+    code, out, err = run("aster", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and names in err
 
 
 def test_reach_one_generation(tmp_path: Path) -> None:

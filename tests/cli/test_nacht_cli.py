@@ -282,6 +282,9 @@ def test_schema_bounds_the_coordinates_as_the_loader_does(tmp_path: Path) -> Non
         ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 4_0\n", "integers"),
         ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 \u0664\n", "integers"),
         ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 +4\n", "integers"),
+        # more digits than Python's int() converts (4,300), in a color and in the header
+        ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 " + "9" * 5000 + "\n", "0..1000000"),
+        ("1" * 5000 + " 2\n", "0..1000000"),
         # a line that is no piece is named, not counted as a fifth piece
         ("2 2\n# four pieces\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
     ],

@@ -249,6 +249,12 @@ def test_best_play_errors_name_the_order_file(tmp_path: Path) -> None:
     path = write(tmp_path, {"tileset": "nope.json", "order": []}, "order.json")
     code, out, err = run("nacht", "best-play", "--order", path)
     assert code == 2 and f"{path}: tileset: {tmp_path / 'nope.json'}: no such file" in err
+    # a folder, and a name longer than the system takes: still the order file's field
+    for named, problem in ((".", "is a directory"), ("a" * 4000, "File name too long")):
+        path = write(tmp_path, {"tileset": named, "order": []}, "order.json")
+        code, out, err = run("nacht", "best-play", "--order", path)
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert err.startswith(f"asterion: error: {path}: tileset: ") and problem in err
 
 
 def test_an_inconsistent_tile_set_is_named_by_its_file(tmp_path: Path) -> None:

@@ -149,4 +149,11 @@ def test_solve_small_deal_json(tmp_path: Path) -> None:
 
 def test_solve_bad_method() -> None:
     code, out, err = run("stellar", "solve", "--method", "guess")
-    assert code == 2 and out == "" and "guess" in err
+    assert code == 2 and out == "" and "--method: unknown method 'guess'" in err
+
+
+def test_advising_a_finished_game_names_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, {**SEED_EXAMPLE, "phase": "over"}, "game.json")
+    code, out, err = run("stellar", "advise", path)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{path}: the game is over" in err

@@ -26,6 +26,7 @@ from rich.progress import (
 )
 
 from asterion.errors import IllegalActionError, InputError
+from asterion.models.files import read_json_text
 from asterion.render.svg import write_svg
 
 YES, NO, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
@@ -129,10 +130,5 @@ def finish(code: int) -> None:
 
 
 def parse_json_option(text: str, option: str) -> Any:
-    """Parse a JSON command-line value, naming the option on error."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"not valid JSON: {error.msg} (column {error.colno})", source=option
-        ) from None
+    """Parse a JSON command-line value, naming the option on error as a file's name is."""
+    return read_json_text(text, option)

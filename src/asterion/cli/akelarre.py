@@ -301,7 +301,9 @@ def plan(
     Exit status 0 planned, 1 impossible within the game's turns, 3 unknown in the time limit.
     """
     if method not in ("cp-sat", "search"):
-        raise InputError(f"unknown method {method!r} (expected cp-sat or search)")
+        raise InputError(
+            f"unknown method {method!r} (expected cp-sat or search)", source="--method"
+        )
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     base = None if state_file is None else _position(state_file, players, 0, tables)
     rules = base.rules if base is not None else _rules(players, *tables)

@@ -227,8 +227,14 @@ def show(state_file: StateArg = None, json_out: JsonOpt = False, svg: SvgOpt = N
 
 
 def _resolve_pattern(
-    abbr: str | None, pattern_json: str | None, cards: Catalog, board: Board
+    abbr: str | None,
+    pattern_json: str | None,
+    cards: Catalog,
+    board: Board,
+    named_by: str | None = None,
 ) -> tuple[str, Pattern]:
+    """The pattern to place: a card's, or a JSON one; ``named_by``, the option that names the
+    card (errors say it)."""
     if (abbr is None) == (pattern_json is None):
         raise InputError("give either a card abbreviation or --pattern, not both or neither")
     if pattern_json is not None:
@@ -240,7 +246,10 @@ def _resolve_pattern(
         except InputError as error:
             raise error.located("--pattern") from None
     assert abbr is not None
-    card = cards[abbr]
+    try:
+        card = cards[abbr]
+    except InputError as error:
+        raise (error.located(named_by) if named_by else error) from None
     if not card.pattern:
         raise InputError(f"{abbr} is a base card: it has no pattern to place")
     try:
@@ -473,8 +482,10 @@ def reach(
     """
     state = _state_or_opening(state_file)
     if engine not in ENGINES:
-        raise InputError(f"unknown engine {engine!r} (expected auto, cp-sat or search)")
-    label, shape = _resolve_pattern(target, pattern, state.rules.catalog, state.board)
+        raise InputError(
+            f"unknown engine {engine!r} (expected auto, cp-sat or search)", source="--engine"
+        )
+    label, shape = _resolve_pattern(target, pattern, state.rules.catalog, state.board, "--target")
     question = ReachQuestion.build(state, shape, turns=turns, own_stars_only=own_stars_only)
     answer = reach_answer(question, engine=ENGINES[engine], time_limit=time_limit, seed=seed)
     if json_out:
@@ -520,6 +531,11 @@ def best_turn_command(
     """
     state = _state_or_opening(state_file)
     cards = None if offer is None else [abbr.strip() for abbr in offer.split(",") if abbr.strip()]
+    for abbr in cards or ():
+        try:
+            state.rules.catalog[abbr]
+        except InputError as error:
+            raise error.located("--offer") from None
     answer = best_turn(state, cards, time_limit=time_limit, seed=seed)
     if json_out:
         print_json(answer.to_json())

@@ -50,13 +50,19 @@ def _sky(option: Path | None, named: Path | None = None, referrer: Path | None =
     from asterion.models.nacht_files import default_tileset, load_tileset
     from asterion.solver.nacht_play import solved_sky
 
-    if option is None and named is not None and not named.is_file():  # the referrer's mistake
-        raise InputError(f"{named}: no such file", source=str(referrer), field="tileset")
     path = option if option is not None else named
     if path is None:
         return solved_sky(default_tileset())
     try:
-        return solved_sky(load_tileset(path))
+        tileset = load_tileset(path)
+    except InputError as error:
+        if option is None and error.source == str(path) and error.field is None:
+            # a file that cannot be read: the referrer's mistake (a wrong name in it)
+            problem = f"{path}: {error.problem}"  # (InputError cuts a long path short)
+            raise InputError(problem, source=str(referrer), field="tileset") from None
+        raise
+    try:
+        return solved_sky(tileset)
     except InputError as error:  # an inconsistent set: the file's fault
         raise error.located(str(path)) from None
 

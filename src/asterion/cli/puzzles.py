@@ -89,7 +89,10 @@ def _generate(
     from asterion.puzzles.aster import parse_difficulty
     from asterion.puzzles.batch import BACKENDS, run_batch
 
-    level = parse_difficulty(difficulty)
+    try:
+        level = parse_difficulty(difficulty)
+    except InputError as error:
+        raise error.located("--difficulty") from None
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r} (process or ray)", source="--backend")
     try:

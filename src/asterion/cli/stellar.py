@@ -122,6 +122,8 @@ def advise(
     sequential halving, so each entry shows its own sample count.
     """
     state = _load(game, deck_file)
+    if state.is_over:  # (advise_moves says so too, but not which file)
+        raise InputError("the game is over: there is no move to advise", source=str(game))
     with progress_bar("sampling deals", quiet=json_out) as progress:
         ranked = advise_moves(state, samples=samples, seed=seed, progress=progress)
     if json_out:
@@ -152,7 +154,9 @@ def selfplay_command(
     """Two policies play many seeded games: win rates and score distributions."""
     names = [name.strip() for name in policies.split(",")]
     if len(names) != 2:
-        raise InputError(f"--policies takes two names separated by a comma, not {policies!r}")
+        raise InputError(
+            f"takes two names separated by a comma, not {policies!r}", source="--policies"
+        )
     first, second = (make_policy(name) for name in names)
     with progress_bar("playing", quiet=json_out) as progress:
         rules = StellarRules(deck=load_deck(deck_file)) if deck_file is not None else None
@@ -199,7 +203,9 @@ def solve(
     Exit status 0 solved (optimal or a plan found), 3 unknown within the time limit.
     """
     if method not in METHODS:
-        raise InputError(f"unknown method {method!r} (expected {', '.join(METHODS)})")
+        raise InputError(
+            f"unknown method {method!r} (expected {', '.join(METHODS)})", source="--method"
+        )
     deck: Deck | None = load_deck(deck_file) if deck_file is not None else None
     puzzle = (
         deal_solo_puzzle(deal, deck=deck)

@@ -44,7 +44,14 @@ def read_json_text(text: str, source: str) -> Any:
     except RecursionError:
         raise InputError("not valid JSON: nested too deeply", source=source) from None
     except ValueError as error:  # e.g. an integer longer than Python converts (4300 digits)
-        raise InputError(f"not valid JSON: {error}", source=source) from None
+        raise InputError(f"not valid JSON: {_json_value_problem(error)}", source=source) from None
+
+
+def _json_value_problem(error: ValueError) -> str:
+    """What a ValueError of the JSON reader says, without Python's advice to programmers."""
+    if "digits" in str(error):
+        return "a number has too many digits (at most 4300)"
+    return str(error)
 
 
 class _DuplicateKeyError(ValueError):

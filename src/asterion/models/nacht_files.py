@@ -301,6 +301,8 @@ def _ints(words: list[str], count: int, source: str, line_no: int, what: str) ->
         raise InputError(
             f"line {line_no}: expected integers ({what}), got {' '.join(words)!r}", source=source
         )
+    if any(len(word.lstrip("0")) > 7 for word in words):  # (and int() refuses 4,300 digits)
+        raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
     values = [int(word) for word in words]
     if any(v < 0 or v > 1_000_000 for v in values):
         raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
