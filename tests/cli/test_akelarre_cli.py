@@ -196,3 +196,15 @@ def test_equilibria_advises_the_seat_told_in_the_chain(tmp_path: Path) -> None:
     assert code == 0 and advice["seat"] == 1 and advice["told"] == {"0": "fire"}
     assert advice["expected"]["fire"] == "19/80" and advice["best"] == ["fire"]
     assert all(advice["expected"][d] == "0" for d in ("earth", "water", "air", "well"))
+
+
+@pytest.mark.parametrize("command", ["equilibria", "plan"])
+def test_players_must_agree_with_the_position_file(tmp_path: Path, command: str) -> None:
+    # The file's count decides the game; a different --players is a mistake to name, not to
+    # drop silently.
+    state = write(tmp_path, {"players": 3, "seats": [{}, {}, {}]})
+    code, out, err = run("akelarre", command, "--players", "4", "--state", state)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"--players: 4 players, but the position in {state} has 3" in err
+    code, _, _ = run("akelarre", command, "--players", "3", "--state", state, "--json")
+    assert code in (0, 1)

@@ -76,6 +76,15 @@ JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
 ]
 PlayersOpt = Annotated[int, typer.Option("--players", help="Players, 2-5.")]
+DEFAULT_PLAYERS = 3
+PositionPlayersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--players",
+        show_default=False,
+        help="Players, 2-5 [default: the position file's, else 3].",
+    ),
+]
 StateOpt = Annotated[
     Path | None,
     typer.Option("--state", metavar="FILE", help="A position file (default: a seeded deal)."),
@@ -134,17 +143,27 @@ def _blaming(path: Path | None, field: str) -> Iterator[None]:
 
 
 def _position(
-    state_file: Path | None, players: int, seed: int, tables: tuple[Any, ...]
+    state_file: Path | None, players: int | None, seed: int, tables: tuple[Any, ...]
 ) -> AkelarreState:
-    """The position file's (its player count wins), or a seeded deal."""
+    """The position file's, or a seeded deal; ``--players``, if given, must agree with the
+    file's count."""
     if state_file is None:
         with _blaming(tables[2], "objectives"):
-            return AkelarreState.new_game(_rules(players, *tables), seed=seed, first=0)
+            return AkelarreState.new_game(
+                _rules(DEFAULT_PLAYERS if players is None else players, *tables), seed=seed, first=0
+            )
     data = read_json_file(state_file)
     counted = data.get("players") if isinstance(data, dict) else None
     if isinstance(counted, int) and 2 <= counted <= 5:
-        return state_from_data(data, str(state_file), _rules(counted, *tables))
-    return state_from_data(data, str(state_file))
+        state = state_from_data(data, str(state_file), _rules(counted, *tables))
+    else:
+        state = state_from_data(data, str(state_file))
+    if players is not None and players != state.rules.players:
+        raise InputError(
+            f"{players} players, but the position in {state_file} has {state.rules.players}",
+            source="--players",
+        )
+    return state
 
 
 # -- equilibria ----------------------------------------------------------------------------------
@@ -153,7 +172,7 @@ def _position(
 @app.command()
 @reports_input_errors
 def equilibria(
-    players: PlayersOpt = 3,
+    players: PositionPlayersOpt = None,
     state_file: StateOpt = None,
     seed: SeedOpt = 0,
     time_limit: Annotated[
@@ -281,7 +300,7 @@ def plan(
             "a seat's list cycles turn by turn, its entries separated by '/'."
         ),
     ] = "earth,water",
-    players: PlayersOpt = 3,
+    players: PositionPlayersOpt = None,
     seat: Annotated[int, typer.Option(help="The planner's seat.")] = 0,
     first: Annotated[int, typer.Option(help="The first player on the first turn.")] = 0,
     state_file: StateOpt = None,
@@ -306,7 +325,11 @@ def plan(
         )
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     base = None if state_file is None else _position(state_file, players, 0, tables)
-    rules = base.rules if base is not None else _rules(players, *tables)
+    rules = (
+        base.rules
+        if base is not None
+        else _rules(DEFAULT_PLAYERS if players is None else players, *tables)
+    )
     with _blaming(state_file, "chain"):
         instance = PlanInstance.start(
             rules,
