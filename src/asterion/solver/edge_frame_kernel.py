@@ -12,8 +12,9 @@ inside adds the number of whole rings with exactly those inward colors.
 Each color's *balance* (``edge_frame._balance_tables``) is kept in the bytes of one word: the
 sides of that color inner pieces turn to each other in any arrangement, less those placed
 against a piece or promised to a cell still empty. A placement that takes a byte below zero
-is taken back at once: the pieces left cannot fill those cells (7x7 3/6 placements 13-20 %
-fewer, time 8-12 % less, benchmarks eighteenth round).
+is taken back at once: the pieces left cannot fill those cells (the inner search on 6x6 and
+7x7 sets: 13-20 % fewer placements, 8-12 % less time; sieved whole counts, whose sieve
+already holds the last rows to what fits, 4-5 % less; benchmarks, eighteenth round).
 
 A *sieve* (:func:`sieve_key`) prunes the insides' top rows whose bottom rows cannot be had:
 listing bottoms (``fill``) sets the bits of each one's key, and with ``probe_at`` the search of
