@@ -656,7 +656,7 @@ class FrameRun(Counters):
         for d in range(depth):
             o = int(chosen[d])
             used |= 1 << int(bit_of[o])
-            self.state[kernel.SLACK] -= promises[o, _kind(d, side)]
+            self.state[kernel.SLACK] -= promises[o, kernel.cell_kind(d, side)]
             for k in range(4):
                 if side_pos[d, k] >= 0:
                     self.need[mate[colors[o, k]]] += 1
@@ -921,8 +921,3 @@ def _outward_turns(frame: FrameTables, piece: int, r: int, c: int) -> int:
         if {k for k in range(4) if colors[o, k] == BORDER} == outward:
             return int(frame.problem.turns[o])
     raise AssertionError(f"piece {piece} has no turn with its border outward at {(r, c)}")
-
-
-def _kind(cell: int, side: int) -> int:
-    """Which of an inner cell's east (1) and south (2) sides face cells filled after it."""
-    return int(cell % side < side - 1) | int(cell // side < side - 1) << 1

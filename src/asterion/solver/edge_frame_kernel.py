@@ -87,6 +87,12 @@ FOUND_ROWS = 256
 """Stretch walks kept for :func:`stretch_pairs`; a stretch with more rules no pair out."""
 
 
+def cell_kind(cell: int, side: int) -> int:
+    """Which of an inner cell's east (1) and south (2) sides face cells filled after it, in
+    the row scan: the column of a piece's promises (``edge_frame._balance_tables``)."""
+    return int(cell % side < side - 1) | int(cell // side < side - 1) << 1
+
+
 @_compiled
 def _ring_walk(
     s: LongArray,
@@ -393,7 +399,7 @@ def frame_slice(
             mated[o, k] = mate[colors[o, k]]
     row_of = np.arange(cells) // side  # (a division per placement costs more than a lookup)
     column = np.arange(cells) % side
-    kinds = (column < side - 1) + 2 * (row_of < side - 1)  # east, south sides to empty cells
+    kinds = (column < side - 1) + 2 * (row_of < side - 1)  # cell_kind, for every cell
     while steps < budget:
         steps += 1
         if entering:

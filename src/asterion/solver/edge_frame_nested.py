@@ -39,7 +39,7 @@ from functools import cache
 from pathlib import Path
 
 from asterion.solver import edge_frame_kernel, edge_search_kernel, numba_loops
-from asterion.solver.edge_frame_kernel import pairs_pay
+from asterion.solver.edge_frame_kernel import cell_kind, pairs_pay
 
 NEST = 19
 """Cells whose loops nest in one generated function (CPython's limit is 20 nested blocks)."""
@@ -140,10 +140,9 @@ def _cell(w: _Writer, at: int, d: int, g: Geometry, last: int, tail: bool) -> tu
     w(b, f"chosen[{d}] = o", "nodes += 1")
     w(b, *(f"s[{position}] = c{d}_{i}" for i, (_, position) in enumerate(facing)))
     give_back = [f"need[c{d}_{i}] -= 1" for i in range(len(facing))]
-    kind = int(col < side - 1) | int(row < side - 1) << 1  # (edge_frame._kind)
     w(
         b,
-        f"slack{d + 1} = slack{d} - np.uint64(promises[o, {kind}])",
+        f"slack{d + 1} = slack{d} - np.uint64(promises[o, {cell_kind(d, side)}])",
         f"if ((slack{d + 1} | GUARDS) - BIASES) & GUARDS != GUARDS:  # a color owes too much",
         *("    " + line for line in give_back),
         "    continue",
