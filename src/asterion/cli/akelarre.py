@@ -142,6 +142,11 @@ def _blaming(path: Path | None, field: str) -> Iterator[None]:
         raise error.located(str(path)) from None
 
 
+def _or_default(players: int | None) -> int:
+    """``--players`` as given, else the default (when no position file says otherwise)."""
+    return DEFAULT_PLAYERS if players is None else players
+
+
 def _position(
     state_file: Path | None, players: int | None, seed: int, tables: tuple[Any, ...]
 ) -> AkelarreState:
@@ -149,9 +154,7 @@ def _position(
     file's count."""
     if state_file is None:
         with _blaming(tables[2], "objectives"):
-            return AkelarreState.new_game(
-                _rules(DEFAULT_PLAYERS if players is None else players, *tables), seed=seed, first=0
-            )
+            return AkelarreState.new_game(_rules(_or_default(players), *tables), seed=seed, first=0)
     data = read_json_file(state_file)
     counted = data.get("players") if isinstance(data, dict) else None
     if isinstance(counted, int) and 2 <= counted <= 5:
@@ -325,11 +328,7 @@ def plan(
         )
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     base = None if state_file is None else _position(state_file, players, 0, tables)
-    rules = (
-        base.rules
-        if base is not None
-        else _rules(DEFAULT_PLAYERS if players is None else players, *tables)
-    )
+    rules = base.rules if base is not None else _rules(_or_default(players), *tables)
     with _blaming(state_file, "chain"):
         instance = PlanInstance.start(
             rules,

@@ -301,12 +301,10 @@ def _ints(words: list[str], count: int, source: str, line_no: int, what: str) ->
         raise InputError(
             f"line {line_no}: expected integers ({what}), got {' '.join(words)!r}", source=source
         )
-    if any(len(word.lstrip("0")) > 7 for word in words):  # (and int() refuses 4,300 digits)
+    # (digits counted first: int() refuses over 4,300 of them)
+    if any(len(word.lstrip("0")) > 7 or int(word) > 1_000_000 for word in words):
         raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
-    values = [int(word) for word in words]
-    if any(v < 0 or v > 1_000_000 for v in values):
-        raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
-    return values
+    return [int(word) for word in words]
 
 
 def tileset_to_data(tileset: TileSet) -> dict[str, Any]:
