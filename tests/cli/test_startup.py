@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +37,12 @@ print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
 
 
 def run_main(*args: str, columns: int = 80) -> tuple[dict[str, Any], str]:
+    report, out, _ = run_main_with_errors(*args, columns=columns)
+    return report, out
+
+
+def run_main_with_errors(*args: str, columns: int = 80) -> tuple[dict[str, Any], str, list[str]]:
+    """The exit report, stdout, and the lines the command wrote to stderr."""
     done = subprocess.run(
         [sys.executable, "-c", RUNNER, json.dumps(list(args)), json.dumps(HEAVY)],
         capture_output=True,
@@ -44,8 +51,8 @@ def run_main(*args: str, columns: int = 80) -> tuple[dict[str, Any], str]:
         check=False,
         env={**os.environ, "COLUMNS": str(columns)},
     )
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    return report, done.stdout
+    *errors, last = done.stderr.strip().splitlines()
+    return json.loads(last), done.stdout, errors
 
 
 def test_verifying_the_shipped_sky_loads_no_heavy_solver() -> None:
@@ -77,3 +84,38 @@ def test_help_reflows_docstrings_wrapped_in_the_source() -> None:
     assert any("an arrangement, its uniqueness, whole" in line for line in out.splitlines())
     _, out = run_main("nacht", "verify", "--help", columns=300)
     assert any("undecided within the time limit" in line for line in out.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("args", "command", "names"),
+    [
+        (("nacht", "solve"), "asterion nacht solve", "TILESET"),
+        (
+            ("nacht", "solve", "x.json", "--count-limit", "many"),
+            "asterion nacht solve",
+            "--count-limit",
+        ),
+        (("nacht", "solv"), "asterion nacht", "solv"),
+        (("--bogus",), "asterion", "--bogus"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_command_and_what_is_wrong(
+    args: tuple[str, ...], command: str, names: str
+) -> None:
+    report, out, errors = run_main_with_errors(*args, columns=40)
+    assert report["code"] == 2
+    assert out == ""
+    assert len(errors) == 1  # not typer's panel of five lines, even on a narrow terminal
+    assert errors[0].startswith(f"{command}: error: ")
+    assert names in errors[0]
+    assert errors[0].endswith(f"(see {command} --help)")
+
+
+def test_a_command_s_own_exit_status_still_comes_through(tmp_path: Path) -> None:
+    # Four corners whose colors cannot meet: verify answers "inconsistent", status 1.
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("2 2\n1 2 0 0\n0 1 2 0\n0 0 1 2\n2 0 0 1\n")
+    report, _, _ = run_main_with_errors("nacht", "verify", str(puzzle))
+    assert report["code"] == 1
+    report, _, errors = run_main_with_errors("--version")
+    assert (report["code"], errors) == (0, [])

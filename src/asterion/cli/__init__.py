@@ -78,13 +78,40 @@ def demo(
 def main() -> None:
     """The console script: loads only the group named on the command line, if any."""
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    app = build_app((wanted,) if wanted in GROUPS else GROUPS)
     try:
         try:
-            build_app((wanted,) if wanted in GROUPS else GROUPS)(prog_name="asterion")
+            code = app(prog_name="asterion", standalone_mode=False)
         finally:
             sys.stdout.flush()  # (a full disk shows here, not at exit)
     except (OSError, UnicodeEncodeError) as error:
         _output_failed(error)
+    except _ClickException as error:
+        _usage_failed(error)
+    except typer.Abort:
+        sys.exit(1)
+    # Without standalone mode, typer returns the status a command raised with typer.Exit.
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+# click's base of usage and parameter errors: typer vendors click and exports only the
+# subclass BadParameter, so the base is found through it rather than a private module.
+_ClickException: type[Exception] = next(
+    kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
+)
+
+
+def _usage_failed(error: Exception) -> None:
+    """A usage error (an unknown command or option, a missing argument, a value of the wrong
+    type): one line on stderr and its exit status (2), like every other bad input, instead of
+    typer's five-line panel."""
+    code = getattr(error, "exit_code", 2)
+    if type(error).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+        context = getattr(error, "ctx", None)
+        where = context.command_path if context is not None else "asterion"
+        message = " ".join(error.format_message().split())  # type: ignore[attr-defined]
+        print(f"{where}: error: {message} (see {where} --help)", file=sys.stderr)
+    sys.exit(code)
 
 
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:
