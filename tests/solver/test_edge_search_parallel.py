@@ -244,6 +244,27 @@ def test_estimate_is_near_the_placements_made(name: str) -> None:
         assert estimate == edge_search.estimated_nodes(problem, variant)
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "frame", "inner"), [(4, 8, 3, 5), (8, 4, 3, 5), (3, 8, 2, 4)]
+)
+def test_the_scan_raced_on_a_rectangle_has_the_smaller_whole_tree(
+    width: int, height: int, frame: int, inner: int
+) -> None:
+    # Placements to search the whole space, each scan alone: the one kept must be the
+    # smaller tree (measured 8 to 23 times smaller on these), or dropping the other is wrong.
+    problem = generate(width, height, frame, inner, seed=0)
+    (kept,) = edge_search.scans(width, height)
+    trees = {}
+    for order in ("row", "column"):
+        run = edge_search.Run(problem, Variant(order), ALL, 0)
+        edge_search.run_alone(run, deadline=float("inf"))
+        trees[order] = (run.nodes, run.count)
+    dropped = "column" if kept == "row" else "row"
+    assert trees[kept][1] == trees[dropped][1] > 0
+    assert trees[kept][0] * 4 < trees[dropped][0]
+    assert {v.order for v in edge_search.race_variants(problem)} == {kept}
+
+
 @pytest.mark.parametrize("name", sorted(PUZZLES))
 def test_chosen_variant_counts_the_same(name: str) -> None:
     problem = PUZZLES[name]
@@ -300,3 +321,39 @@ def test_tasks_stopped_by_the_clock_never_count_past_the_limit() -> None:
     assert not board.reached  # task 0 never settled
     tally = board.tally(Variant(), None, keep=0, nodes=0)  # type: ignore[arg-type]
     assert (tally.count, tally.outcome) == (5, kernel.LIMIT)
+
+
+# ---------------------------------------------------------------------------------------------
+# The race after the restarts
+
+
+def race_in_turn(runs: list[edge_search.Run]) -> int:
+    """The race as one thread runs it: each run a slice in turn, stopping at the first done."""
+    while True:
+        for number, run in enumerate(runs):
+            run.advance(edge_search.RACE_SLICE)
+            if run.outcome != kernel.RUNNING:
+                return number
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_race_has_the_same_winner_on_any_number_of_threads(seed: int) -> None:
+    problem = generate(6, 6, 3, 5, seed=seed)  # variants take 10^3 to 10^7 placements here
+
+    def fresh() -> list[edge_search.Run]:
+        return [edge_search.Run(problem, v, 1, 1) for v in edge_search.race_variants(problem)]
+
+    expected = race_in_turn(fresh())
+    for threads in (1, 2, 3):
+        runs = fresh()
+        winner = parallel.race(runs, deadline=float("inf"), threads=threads)
+        assert runs.index(winner) == expected
+        assert winner.count == 1
+        arrangement = edge_search._arrangement(problem, winner.tables, winner.kept[0])
+        assert check_arrangement(problem, arrangement) == []
+
+
+def test_a_race_stopped_by_the_clock_answers_with_no_winner() -> None:
+    runs = [edge_search.Run(generate(8, 8, 3, 8, seed=0), Variant(), 1, 1)]
+    winner = parallel.race(runs, deadline=0.0, threads=2)  # the deadline has passed
+    assert (winner.outcome, winner.count, winner.nodes) == (kernel.RUNNING, 0, 0)

@@ -416,6 +416,42 @@ class _Board:
 
 
 # ---------------------------------------------------------------------------------------------
+# The race
+
+
+def race(runs: list[search.Run], deadline: float, threads: int = 1) -> search.Run:
+    """Run the variants round-robin in equal slices of :data:`~.edge_search.RACE_SLICE` steps,
+    shared out over the threads; the first to finish wins, else the one with most found.
+
+    Rounds, not clocks, decide: each round every run takes one slice, and after it the
+    lowest-numbered run that finished answers, which is the run a single thread going round
+    them in order would have stopped at. So the answer is the same on any number of threads
+    (only the placements counted past it may differ), and a machine's speed does not pick it.
+    """
+    lanes = max(1, min(threads, len(runs)))
+    over = False
+
+    def settle() -> None:  # run by one thread once every thread has ended its round
+        nonlocal over
+        over = time.perf_counter() >= deadline or any(r.outcome != RUNNING for r in runs)
+
+    settle()
+    rounds = threading.Barrier(lanes, action=settle)
+    lane_numbers = iter(range(lanes))
+
+    def work() -> None:
+        mine = runs[next(lane_numbers) :: lanes]
+        while not over:
+            for run in mine:
+                run.advance(search.RACE_SLICE)
+            rounds.wait()
+
+    _on_threads(lanes, work)
+    finished = [run for run in runs if run.outcome != RUNNING]
+    return finished[0] if finished else max(runs, key=lambda r: r.count)
+
+
+# ---------------------------------------------------------------------------------------------
 # Randomized restarts
 
 
