@@ -437,14 +437,16 @@ def test_biased_shuffle_puts_rare_pieces_first_when_the_bias_dominates(
     "seed,only",
     [(seed, "") for seed in range(4)]
     + [(seed, "frame") for seed in range(3)]
-    + [(seed, "ordered") for seed in range(3)],
+    + [(seed, "ordered") for seed in range(3)]
+    + [(seed, "scans") for seed in range(3)],
 )
 def test_restarts_find_valid_arrangements_the_same_way_twice(
     monkeypatch: pytest.MonkeyPatch, seed: int, only: str
 ) -> None:
     # Also on one thread and on two: turn k is the same computation on either. Frame only
     # (no ordered search, every restart a frame one): the answer is a whole arrangement,
-    # inside and ring. Ordered only: its turns run one after another on either thread.
+    # inside and ring. Ordered only: its turns run one after another on either thread. Scans
+    # only: not square, so no frame; the raced scans are the searches in fixed orders.
     if only == "frame":
         monkeypatch.setattr(parallel, "FRAME_SHARE", 1.0)
         monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.0)
@@ -452,11 +454,16 @@ def test_restarts_find_valid_arrangements_the_same_way_twice(
         monkeypatch.setattr(parallel, "ORDERED_SHARE", 1.0)
         monkeypatch.setattr(parallel, "ORDERED_SLICE", 1 << 12)  # many turns
     problem = generate(6, 6, 3, 5, seed=seed)
+    if only == "scans":
+        monkeypatch.setattr(parallel, "SCAN_ORDERED_SHARE", 1.0)
+        monkeypatch.setattr(parallel, "SCAN_ORDERED_SLICE", 1 << 12)
+        problem = generate(4, 6, 3, 4, seed=seed)
     first = search_arrangements(problem, threads=2)
     again = search_arrangements(problem, threads=1)
     assert "restart" in first.notes[0]
-    assert first.notes[0].startswith("by the frame") or not only
+    assert first.notes[0].startswith("by the frame") or only in ("", "scans")
     assert ("in a fixed order" in first.notes[0]) == (only == "ordered") or not only
+    assert ("candidates in order, row/nw/pin" in first.notes[0]) == (only == "scans") or not only
     assert (first.status, first.count, first.complete) == (Status.OPTIMAL, 1, False)
     assert not check_arrangement(problem, first.solutions[0])
     assert (first.solutions, first.nodes, first.notes[:2]) == (
@@ -564,6 +571,29 @@ def test_restarts_with_exhaustive_searches_run_to_the_time_limit() -> None:
     assert result.status is Status.UNKNOWN and result.count == 0
     assert "none found in" in result.notes[0] and "raced" not in result.notes[0]
     assert result.nodes > 0
-    # Not square: no frame, so the race of variants follows the restarts.
+    # Not square: no frame; the raced scans are the searches in fixed orders, so the same.
+    result = search_arrangements(generate(8, 7, 3, 8, seed=0), time_limit=0.3, threads=1)
+    assert result.status is Status.UNKNOWN and "none found in" in result.notes[0]
+    assert "raced" not in result.notes[0]
+
+
+def test_without_their_share_the_scans_race_after_the_restarts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "SCAN_ORDERED_SHARE", 0.0)
     result = search_arrangements(generate(8, 7, 3, 8, seed=0), time_limit=0.3, threads=1)
     assert result.status is Status.UNKNOWN and "raced" in result.notes[0]
+
+
+def test_the_raced_scans_prove_infeasible_among_the_restarts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "SCAN_ORDERED_SHARE", 1.0)
+    monkeypatch.setattr(parallel, "SCAN_ORDERED_SLICE", 8)
+    bad = unsolvable_4x4()
+    bad = EdgeProblem(bad.pieces, 4, 4, rotations=False)  # no frame: its pieces do not turn
+    assert not backtrack_arrangements(bad)
+    for threads in (1, 2):
+        result = search_arrangements(bad, time_limit=10.0, threads=threads)
+        assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
+        assert "restarts: candidates in order" in result.notes[0]

@@ -122,9 +122,10 @@ ESTIMATE_PROBES = 20_000
 """Random probes per variant for :func:`estimated_nodes` when choosing one to count with."""
 ESTIMATE_SEED = 4
 RESTART_SHARE = 0.5
-"""Restarts may use this share of the time limit; the exhaustive race then runs in the rest
-(where the frame method applies, its searches in fixed orders are exhaustive already, and
-the restarts run to the time limit)."""
+"""Restarts without exhaustive searches among their turns may use this share of the time
+limit; the exhaustive race then runs in the rest. (By default such searches are among them,
+:data:`.edge_search_parallel.ORDERED_SHARE` and ``SCAN_ORDERED_SHARE``, and the restarts run
+to the time limit.)"""
 MEMO_SIZE_LOG = 16
 """Memo entries per counting thread (32 bytes each; the table is zeroed lazily by the system)."""
 SLICE_SECONDS = 0.05
@@ -733,8 +734,9 @@ def search_arrangements(
     race : bool or None
         Run the :func:`race_variants` side by side in equal slices and answer with the first
         to finish (to find one arrangement fast); with ``count_limit`` 1, randomized restarts
-        first, for up to :data:`RESTART_SHARE` of the time limit (all of it where they
-        include the frame's exhaustive searches in fixed orders: no race then). None
+        instead, among whose turns exhaustive searches in fixed orders take their share (the
+        frame's, or else the raced variants themselves), up to the time limit (were those
+        shares 0, the restarts would stop at :data:`RESTART_SHARE` of it for the race). None
         (default): race when ``count_limit`` is 1, else run ``variant`` alone (counting needs
         the whole space once).
     variant : Variant or None

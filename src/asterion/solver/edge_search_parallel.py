@@ -479,6 +479,15 @@ ORDERS = ("given", "rarest first")
 :func:`~asterion.solver.edge_search.rarity` (pieces of rare colors first)."""
 ORDERED_SLICE = FRAME_RESTART_BASE
 """Inner placements of an ordered search per turn it is given."""
+SCAN_ORDERED_SHARE = 1 / 2
+"""Where the frame method does not apply (rectangles, pieces that do not turn), the share of
+the work given to the raced scans themselves, unshuffled and never restarted, each resumed
+turn after turn where it stopped (in equal parts; the rest to the shuffled restarts). So a
+puzzle the restarts do not crack gets its exhaustive searches from the start, not after
+half the time limit: 6x12 4/10 seed 0, found only by a raced scan (5 x 10^8 placements),
+took 113 s with a 150 s limit and was unknown with 60 s (benchmarks, nineteenth round)."""
+SCAN_ORDERED_SLICE = 1 << 22
+"""Steps of a raced scan per turn it is given (some 0.2 s)."""
 
 SCAN, FRAME = 0, 1
 """The kinds of restart; kind ``2 + i`` is the ordered search in ``ORDERS[i]``."""
@@ -502,7 +511,8 @@ class Restarts:
     fits), and some turns go to that search in fixed orders (:data:`ORDERS`), each resumed
     where it stopped, never restarted (so also a proof when it ends without one). Each kind
     gets its share of the work (:data:`FRAME_SHARE`, :data:`ORDERED_SHARE`): their slow
-    puzzles are not the same ones (benchmarks).
+    puzzles are not the same ones (benchmarks). Elsewhere the searches in fixed orders are
+    the raced scans themselves, unshuffled (:data:`SCAN_ORDERED_SHARE`).
 
     The turns are numbered and planned from budgets, not clocks, and an ordered search's
     turns run one after another in their order, so turn k is one fixed computation: the
@@ -525,7 +535,7 @@ class Restarts:
         kinds = 2 + len(ORDERS)
         self._work = [0.0] * kinds  # the planned budgets so far by kind, in scan steps
         self._planned = [0] * kinds  # the turns planned so far by kind
-        self._ordered: list[FrameRun] = []  # the searches in fixed orders, set by run()
+        self._ordered: list[search.Slices] = []  # the searches in fixed orders, set by run()
         self._ordered_turns = threading.Condition(self._lock)
         self._ordered_done = [0] * len(ORDERS)  # each one's turns 1 .. this one have run
 
@@ -540,9 +550,9 @@ class Restarts:
         """The run that finished (found one, or searched its whole space: each run is
         complete, only its order of trial differs), or None when the clock passes ``until``
         (the caller then races ``runs`` without cutoff). Where the searches in fixed orders
-        run (:attr:`exhaustive`), the turns go on to ``deadline`` instead: those searches
-        are exhaustive, so no race is needed after them. A frame restart's answer is a
-        :class:`Tally` of method "frame"."""
+        run (:attr:`exhaustive`: always, unless their shares are 0), the turns go on to
+        ``deadline`` instead: those searches are exhaustive, so no race is needed after them.
+        A frame restart's answer is a :class:`Tally` of method "frame"."""
         self._rarity = search.rarity(problem)
         self._frame = frame_tables(problem, runs[0].tables)
         if self._frame is not None and ORDERED_SHARE > 0:
@@ -550,6 +560,11 @@ class Restarts:
                 FrameRun(self._ordered_tables(problem, self._frame, order), 1, keep)
                 for order in ORDERS
             ]
+        elif self._frame is None and SCAN_ORDERED_SHARE > 0:
+            self._ordered = [search.Run(problem, r.variant, 1, keep, r.tables) for r in runs]
+        kinds = 2 + len(self._ordered)
+        self._work, self._planned = [0.0] * kinds, [0] * kinds
+        self._ordered_done = [0] * len(self._ordered)
         if self.exhaustive and deadline is not None:
             until = deadline
 
@@ -567,7 +582,7 @@ class Restarts:
         self.nodes = sum(nodes for k, nodes in self._nodes.items() if k <= self.done)
         if winner is None:
             return None
-        self.trial = trial(self._plan[winner - 1][0])
+        self.trial = self._trial(self._plan[winner - 1][0])
         found = self._finished[winner]
         if isinstance(found, FrameRun):  # its arrangements are numbered by the scan's tables
             answer = (found.count, found.outcome, found.nodes, found.kept)
@@ -592,11 +607,14 @@ class Restarts:
     def _plan_turn(self) -> None:
         """Decide what the next turn is: the kind whose planned work is the furthest below
         its share (by budgets, not clocks: the same plan on any machine)."""
-        shares = [1.0] + [0.0] * (len(self._work) - 1)  # scan, frame, the ordered ones
-        if self._frame is not None:
-            restarts = 1 - ORDERED_SHARE
+        ordered = len(self._work) - 2  # (none where their share is 0)
+        share = ORDERED_SHARE if self._frame is not None else SCAN_ORDERED_SHARE
+        restarts = 1 - share if ordered else 1.0
+        if self._frame is not None:  # scan and frame restarts, the frame's fixed orders
             shares = [restarts * (1 - FRAME_SHARE), restarts * FRAME_SHARE]
-            shares += [ORDERED_SHARE / len(ORDERS)] * len(ORDERS)
+        else:  # scan restarts, the raced scans
+            shares = [restarts, 0.0]
+        shares += [share / ordered] * ordered if ordered else []
         behind = [
             work / share if share > 0 else np.inf
             for work, share in zip(self._work, shares, strict=True)
@@ -610,7 +628,7 @@ class Restarts:
         elif kind == FRAME:
             self._work[kind] += search.luby(j) * FRAME_RESTART_BASE * FRAME_PLACEMENT_COST
         else:
-            self._work[kind] += ORDERED_SLICE * FRAME_PLACEMENT_COST
+            self._work[kind] += self._ordered_slice() * self._ordered_cost()
 
     def _beaten(self, k: int) -> bool:
         with self._lock:
@@ -651,12 +669,28 @@ class Restarts:
         before = run.nodes
         try:
             if self._ordered_done[i] == j - 1:  # not given up waiting
-                self._advance(run, ORDERED_SLICE, k, until)
+                self._advance(run, self._ordered_slice(), k, until)
         finally:
             with self._ordered_turns:
                 self._ordered_done[i] = max(self._ordered_done[i], j)
                 self._ordered_turns.notify_all()
         return run, run.nodes - before
+
+    def _ordered_slice(self) -> int:
+        """The placements of an ordered search's turn: the frame's, else a raced scan's."""
+        return ORDERED_SLICE if self._frame is not None else SCAN_ORDERED_SLICE
+
+    def _ordered_cost(self) -> float:
+        """An ordered search's placement, in steps of the row scan."""
+        return FRAME_PLACEMENT_COST if self._frame is not None else 1.0
+
+    def _trial(self, kind: int) -> str:
+        """How a turn of this kind tries the pieces (for the answer's notes)."""
+        if kind >= 2 and self._frame is None:
+            scan = self._ordered[kind - 2]
+            assert isinstance(scan, search.Run)
+            return f"candidates in order, {scan.variant}"
+        return trial(kind)
 
     def _ordered_tables(self, problem: EdgeProblem, frame: FrameTables, order: str) -> FrameTables:
         """The frame's tables with the inner pieces in ``order`` (one of :data:`ORDERS`)."""
