@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,20 @@ def test_a_command_s_own_exit_status_still_comes_through(tmp_path: Path) -> None
     assert report["code"] == 1
     report, _, errors = run_main_with_errors("--version")
     assert (report["code"], errors) == (0, [])
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGPIPE"), reason="no SIGPIPE on this system")
+def test_a_reader_that_stops_early_ends_the_command_like_any_unix_tool() -> None:
+    # The pipe is closed before the command has even loaded, so its first write fails.
+    command = (
+        "import sys; from asterion.cli import main;"
+        " sys.argv = ['asterion', 'aster', '--help']; main()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", command], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    errors = child.stderr.read()
+    assert child.wait(timeout=120) == -signal.SIGPIPE  # not 1, which would read as "no"
+    assert errors == b""

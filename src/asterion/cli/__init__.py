@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -77,6 +78,10 @@ def demo(
 
 def main() -> None:
     """The console script: loads only the group named on the command line, if any."""
+    if hasattr(signal, "SIGPIPE"):
+        # A reader that stops early (`| head`) ends the command as it ends any Unix tool
+        # (status 141 in the shell), not with status 1, which here means "no".
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
     app = build_app((wanted,) if wanted in GROUPS else GROUPS)
     try:
