@@ -485,12 +485,14 @@ the work given to the raced scans themselves, unshuffled and never restarted, ea
 turn after turn where it stopped (in equal parts; the rest to the shuffled restarts). So a
 puzzle the restarts do not crack gets its exhaustive searches from the start, not after
 half the time limit: 6x12 4/10 seed 0, found only by a raced scan (5 x 10^8 placements),
-took 113 s with a 150 s limit and was unknown with 60 s (benchmarks, nineteenth round)."""
+took 113 s with a 150 s limit and was unknown with 60 s; now 58 s with either (benchmarks,
+nineteenth round)."""
 SCAN_ORDERED_SLICE = 1 << 22
 """Steps of a raced scan per turn it is given (some 0.2 s)."""
 
 SCAN, FRAME = 0, 1
-"""The kinds of restart; kind ``2 + i`` is the ordered search in ``ORDERS[i]``."""
+"""The kinds of restart; kind ``2 + i`` is the ordered search in ``ORDERS[i]`` (without the
+frame, the i-th raced scan)."""
 
 
 def trial(kind: int) -> str:
@@ -532,7 +534,7 @@ class Restarts:
         self._rarity = np.zeros(0)  # the pieces' rarity, set by run()
         self._frame: FrameTables | None = None  # set by run() where the frame method applies
         self._plan: list[tuple[int, int]] = []  # turn k is (its kind, its number j in kind)
-        kinds = 2 + len(ORDERS)
+        kinds = 2 + len(ORDERS)  # (run() sizes these for the puzzle's searches in fixed orders)
         self._work = [0.0] * kinds  # the planned budgets so far by kind, in scan steps
         self._planned = [0] * kinds  # the turns planned so far by kind
         self._ordered: list[search.Slices] = []  # the searches in fixed orders, set by run()
