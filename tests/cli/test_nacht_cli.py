@@ -54,6 +54,21 @@ def test_solve_json_grid_passes_an_independent_recheck(tmp_path: Path) -> None:
     assert check_arrangement(problem, arrangement) == []
 
 
+def test_solve_out_of_time_is_unknown_never_no(tmp_path: Path) -> None:
+    # 8x8 3/8: no arrangement found in 45 minutes of search (docs/benchmarks.md), though
+    # the generator planted one; a fraction of a second can only answer unknown.
+    problem = generate(8, 8, 3, 8, seed=0)
+    text = "8 8\n" + "".join(" ".join(map(str, piece)) + "\n" for piece in problem.pieces)
+    path = write(tmp_path, text, "hard.txt")
+    code, out, _ = run("nacht", "solve", path, "--time-limit", "0.3", "--json")
+    assert code == 3
+    assert json.loads(out) == {"status": "unknown", "solutions": 0, "grid": None, "rotations": None}
+    code, out, _ = run("nacht", "solve", path, "--time-limit", "0.3")
+    assert code == 3
+    assert out.startswith("unknown: no arrangement found within the time limit")
+    assert "--time-limit" in out
+
+
 def test_solve_summary_counts_in_words(tmp_path: Path) -> None:
     # FORCED has one arrangement: "exactly 1 arrangement", not "arrangement(s)"
     code, out, _ = run(

@@ -246,9 +246,14 @@ def _print_solved(
     seconds: float,
     first: Arrangement | None,
 ) -> None:
+    if first is None and status is Status.INFEASIBLE:
+        console.print(f"no arrangement exists ({engine}, {seconds:.2f} s)")
+        return
     if first is None:
-        said = "no arrangement exists" if status is Status.INFEASIBLE else "unknown"
-        console.print(f"{said} ({engine}, {seconds:.2f} s)")
+        console.print(
+            f"unknown: no arrangement found within the time limit, and none ruled out"
+            f" ({engine}, {seconds:.2f} s); a longer --time-limit may decide it"
+        )
         return
     exact = "exactly" if complete else "at least"
     up_to = ", up to turning the whole picture" if tileset.rotations else ""
