@@ -76,6 +76,13 @@ def demo(
         console.print(line)
 
 
+# click's base of usage and parameter errors: typer vendors click and exports only the
+# subclass BadParameter, so the base is found through it rather than a private module.
+_ClickException: type[Exception] = next(
+    kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
+)
+
+
 def main() -> None:
     """The console script: loads only the group named on the command line, if any."""
     if hasattr(signal, "SIGPIPE"):
@@ -97,13 +104,6 @@ def main() -> None:
         sys.exit(1)
     # Without standalone mode, typer returns the status a command raised with typer.Exit.
     sys.exit(code if isinstance(code, int) else 0)
-
-
-# click's base of usage and parameter errors: typer vendors click and exports only the
-# subclass BadParameter, so the base is found through it rather than a private module.
-_ClickException: type[Exception] = next(
-    kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
-)
 
 
 def _usage_failed(error: Exception) -> None:
