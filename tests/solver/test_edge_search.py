@@ -446,7 +446,8 @@ def test_restarts_find_valid_arrangements_the_same_way_twice(
     # Also on one thread and on two: turn k is the same computation on either. Frame only
     # (no ordered search, every restart a frame one): the answer is a whole arrangement,
     # inside and ring. Ordered only: its turns run one after another on either thread. Scans
-    # only: not square, so no frame; the raced scans are the searches in fixed orders.
+    # only: pieces that do not turn, so no frame; the raced scans are the searches in fixed
+    # orders.
     if only == "frame":
         monkeypatch.setattr(parallel, "FRAME_SHARE", 1.0)
         monkeypatch.setattr(parallel, "ORDERED_SHARE", 0.0)
@@ -457,7 +458,7 @@ def test_restarts_find_valid_arrangements_the_same_way_twice(
     if only == "scans":
         monkeypatch.setattr(parallel, "SCAN_ORDERED_SHARE", 1.0)
         monkeypatch.setattr(parallel, "SCAN_ORDERED_SLICE", 1 << 12)
-        problem = generate(4, 6, 3, 4, seed=seed)
+        problem = generate(4, 6, 3, 4, seed=seed, rotations=False)
     first = search_arrangements(problem, threads=2)
     again = search_arrangements(problem, threads=1)
     assert "restart" in first.notes[0]
@@ -499,7 +500,7 @@ def test_restart_plan_gives_the_frame_its_share_of_the_work(
 
 
 def test_no_frame_restarts_where_the_frame_does_not_apply() -> None:
-    problem = generate(6, 5, 3, 5, seed=0)  # not square
+    problem = generate(6, 5, 3, 5, seed=0, rotations=False)  # pieces that do not turn
     result = search_arrangements(problem, threads=1)
     assert result.status is Status.OPTIMAL and "restart" in result.notes[0]
     assert not result.notes[0].startswith("by the frame")
@@ -571,8 +572,10 @@ def test_restarts_with_exhaustive_searches_run_to_the_time_limit() -> None:
     assert result.status is Status.UNKNOWN and result.count == 0
     assert "none found in" in result.notes[0] and "raced" not in result.notes[0]
     assert result.nodes > 0
-    # Not square: no frame; the raced scans are the searches in fixed orders, so the same.
-    result = search_arrangements(generate(8, 7, 3, 8, seed=0), time_limit=0.3, threads=1)
+    # 81 inner pieces, too many for the frame's words: the raced scans are the searches in
+    # fixed orders, so the same.
+    large = generate(11, 11, 3, 8, seed=0)
+    result = search_arrangements(large, time_limit=0.3, threads=1)
     assert result.status is Status.UNKNOWN and "none found in" in result.notes[0]
     assert "raced" not in result.notes[0]
 
@@ -581,7 +584,8 @@ def test_without_their_share_the_scans_race_after_the_restarts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(parallel, "SCAN_ORDERED_SHARE", 0.0)
-    result = search_arrangements(generate(8, 7, 3, 8, seed=0), time_limit=0.3, threads=1)
+    large = generate(11, 11, 3, 8, seed=0)  # no frame: 81 inner pieces
+    result = search_arrangements(large, time_limit=0.3, threads=1)
     assert result.status is Status.UNKNOWN and "raced" in result.notes[0]
 
 

@@ -50,14 +50,15 @@ IntArray = npt.NDArray[np.int32]
 LongArray = npt.NDArray[np.int64]
 Inner = tuple[Any, ...]
 """(colors, mate, bit, words, by_bit, side_pos, ncolors, side, centre, anchors, early, alike,
-copy_mask, times, sets, orbit, promises, balance): the inner pieces' oriented colors and
-piece bits, their candidate words and oriented pieces by (slot, key, bit), the ring
-position each inner cell's side faces (-1 none), the colors, the inner grid's side, the turn
+copy_mask, times, sets, orbit, promises, balance, height): the inner pieces' oriented colors
+and piece bits, their candidate words and oriented pieces by (slot, key, bit), the ring
+position each inner cell's side faces (-1 none), the colors, the inner grid's row length, the turn
 rule's cells and pieces like their turns (``edge_frame._turn_rule``), and the identical
 pieces (``edge_frame._copies``): the bits of those that go only where the piece one bit
 below is placed already, how many arrangements an inside found stands for, each piece's set
 (-1 none), and the turn orbit's cells; what each oriented piece promises of each color by
-the kind of its cell, and each color's balance (``edge_frame._balance_tables``)."""
+the kind of its cell, each color's balance (``edge_frame._balance_tables``), and the inner
+grid's rows."""
 Ring = tuple[Any, ...]
 """(edges, corners, edge_words, any_edge, corner_words, is_corner, available, in_words,
 out_words, pair_index, pair_colors): edge pieces as (in, inward, out) and corners as (in,
@@ -87,10 +88,12 @@ FOUND_ROWS = 256
 """Stretch walks kept for :func:`stretch_pairs`; a stretch with more rules no pair out."""
 
 
-def cell_kind(cell: int, side: int) -> int:
+def cell_kind(cell: int, side: int, height: int | None = None) -> int:
     """Which of an inner cell's east (1) and south (2) sides face cells filled after it, in
-    the row scan: the column of a piece's promises (``edge_frame._balance_tables``)."""
-    return int(cell % side < side - 1) | int(cell // side < side - 1) << 1
+    the row scan of ``height`` rows (by default ``side``) of ``side`` cells: the column of a
+    piece's promises (``edge_frame._balance_tables``)."""
+    rows = side if height is None else height
+    return int(cell % side < side - 1) | int(cell // side < rows - 1) << 1
 
 
 @_compiled
@@ -222,13 +225,13 @@ def add_rings(count: int, rings: int, times: int, limit: int) -> int:
 
 
 @_compiled
-def pairs_pay(row: int, side: int) -> bool:
+def pairs_pay(row: int, rows: int) -> bool:
     """Are the pairs worth listing every walk of the stretch after ``row``? Not where the next
     row is the last: there they spare little (its cells have few candidates by then), and
     6x6 3/5 seed 3's count took a quarter longer with them, for 0.7 % fewer placements
     (benchmarks, fourteenth round). Elsewhere :func:`stretch_pairs` only asks whether there
     is a walk (and rules no pair out)."""
-    return row + 2 < side
+    return row + 2 < rows
 
 
 @_compiled
@@ -370,7 +373,7 @@ def frame_slice(
     """
     (colors, mate, bit_of, words, by_bit, side_pos, ncolors, side) = inner[:8]
     (centre, anchors, early, alike, copy_mask, times, sets, orbit) = inner[8:16]
-    promises = inner[16]
+    promises, height = inner[16], inner[18]
     available = ring[6]
     pair_index, pair_colors = ring[9], ring[10]
     (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check[:9]
@@ -381,7 +384,7 @@ def frame_slice(
     for o in range(colors.shape[0]):
         every_piece |= np.uint64(1) << np.uint64(bit_of[o])
     mask = np.int64(cache_keys.shape[0] - 1)
-    cells = side * side
+    cells = side * height
     positions = s.shape[0]
     width = side + 2
     depth = state[DEPTH]
@@ -399,7 +402,7 @@ def frame_slice(
             mated[o, k] = mate[colors[o, k]]
     row_of = np.arange(cells) // side  # (a division per placement costs more than a lookup)
     column = np.arange(cells) % side
-    kinds = (column < side - 1) + 2 * (row_of < side - 1)  # cell_kind, for every cell
+    kinds = (column < side - 1) + 2 * (row_of < height - 1)  # cell_kind, for every cell
     while steps < budget:
         steps += 1
         if entering:
@@ -533,7 +536,7 @@ def frame_slice(
                         break
                     place = (place + 1) & mask
             if not known:
-                listed = walks.shape[0] if pairs_pay(row, side) else 0
+                listed = walks.shape[0] if pairs_pay(row, height) else 0
                 answer = stretch_pairs(
                     s, run, m, ring, ring_rest, ring_chosen, need_in, walks[:listed]
                 )

@@ -73,10 +73,11 @@ class Geometry:
     copies: bool = False  # identical pieces placed in order (edge_frame._copies)
 
 
-def stretch_positions(side: int, row: int) -> list[int]:
-    """The ring positions of the stretch fixed by an inside's rows 0..``row``: up the west side,
-    the north-west corner, the north side, the north-east corner, down the east side."""
-    positions = 4 * (side + 1)
+def stretch_positions(side: int, row: int, height: int | None = None) -> list[int]:
+    """The ring positions of the stretch fixed by an inside's rows 0..``row`` (``side`` cells
+    a row, ``height`` rows, by default ``side``): up the west side, the north-west corner, the
+    north side, the north-east corner, down the east side."""
+    positions = 2 * (side + (side if height is None else height)) + 4
     return list(range(positions - (row + 1), positions)) + list(range(side + 2 + row + 1))
 
 

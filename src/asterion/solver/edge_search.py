@@ -25,8 +25,8 @@ and the first to finish answers: their times to a first arrangement differ by or
 magnitude on one puzzle. Before that race, a first arrangement is sought by randomized
 restarts (:class:`.edge_search_parallel.Restarts`): short runs of the same variants with each
 candidate list in a seeded random order biased towards pieces of rare colors (:func:`rarity`),
-cut off after a Luby sequence of step budgets (on square Eternity II-family puzzles, half
-of the work goes to restarts of the frame method's inner search, :mod:`.edge_frame`); a
+cut off after a Luby sequence of step budgets (on Eternity II-family puzzles with rotations,
+half of the work goes to restarts of the frame method's inner search, :mod:`.edge_frame`); a
 restart that finishes answers (a found arrangement, or a whole space searched: no
 arrangement). Counting runs one variant over the whole space, split into the subtrees below
 its first few placements, with a memo of subtree counts at the start of each row (or, asked
@@ -742,8 +742,8 @@ def search_arrangements(
     variant : Variant or None
         The search run when not racing (row by row from the north-west corner by default);
         None: the fastest way to count (once the default one has not finished within a few
-        milliseconds): by the frame (:mod:`.edge_frame`) for square Eternity II-family
-        puzzles with rotations, else the :func:`counting_variant`, chosen by the estimated
+        milliseconds): by the frame (:mod:`.edge_frame`) for Eternity II-family puzzles
+        with rotations, else the :func:`counting_variant`, chosen by the estimated
         size of its tree.
     threads : int or None
         Threads to search on (None: the cores this process may use, up to 8). Counting splits

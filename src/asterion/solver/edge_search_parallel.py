@@ -226,7 +226,7 @@ def count_by_frame(
     variant = search.Variant()
     sieve = NO_SIEVE
     long_count = False  # worth the written loops' compiling (edge_frame.NESTED_SIDES)
-    if frame.side in sieving.sides and count_limit >= sieving.min_limit:
+    if frame.square and frame.side in sieving.sides and count_limit >= sieving.min_limit:
         whole = FrameRun(frame, count_limit, keep)
         while whole.outcome == RUNNING and whole.nodes < sieving.after:
             if time.perf_counter() >= deadline:
@@ -320,8 +320,8 @@ def list_frame_prefixes(
     frame: FrameTables, want: int, deepest: int | None = None
 ) -> tuple[np.ndarray, int, int]:
     """:func:`list_prefixes` of the inner search (not deeper than ``deepest`` less one)."""
-    listed, depth, nodes = np.zeros((0, frame.side**2), dtype=np.int32), 0, 0
-    for leaf in range(1, frame.side**2 if deepest is None else deepest):
+    listed, depth, nodes = np.zeros((0, frame.cells), dtype=np.int32), 0, 0
+    for leaf in range(1, frame.cells if deepest is None else deepest):
         run = FrameRun(frame, MAX_PREFIXES + 1, 0, leaf=leaf)
         while run.outcome == RUNNING:
             run.advance(1 << 20)
