@@ -16,6 +16,7 @@ from test_edge_frame import (
 from test_edge_search import mated_puzzle
 
 import asterion.solver.edge_search as edge_search
+import asterion.solver.edge_search_parallel as parallel
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import EdgeProblem, check_arrangement
 from asterion.solver.edge_frame import frame_tables, turn_orbit
@@ -133,3 +134,19 @@ def test_frame_tables_decline_rectangles_of_other_shapes(problem: EdgeProblem) -
     assert (
         frame_tables(problem, edge_search.Run(problem, edge_search.Variant(), 1, 0).tables) is None
     )
+
+
+@pytest.mark.parametrize(
+    "problem,by_frame",
+    [
+        (generate(6, 8, 4, 6, seed=0), False),  # some 4 x 10^-7 rings an inside: too few
+        (generate(6, 8, 3, 7, seed=0), True),  # some 2 x 10^-5
+        (generate(7, 7, 4, 6, seed=7), True),  # 10^-7, but square
+    ],
+)
+def test_first_arrangements_of_rectangles_with_few_rings_an_inside_leave_the_frame(
+    problem: EdgeProblem, by_frame: bool
+) -> None:
+    frame = frame_of(problem)  # it still counts by the frame
+    assert (frame.rings >= parallel.FIRST_MIN_RINGS or frame.square) == by_frame
+    assert (parallel.first_frame(problem, frame.problem) is not None) == by_frame

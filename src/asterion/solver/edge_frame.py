@@ -130,6 +130,7 @@ class FrameTables:
     bits: int  # per color in a cache key
     copies: tuple[tuple[int, ...], ...] = ()  # bits of identical inner pieces placed in order
     turned: bool = False  # a wide puzzle, searched turned a quarter turn (:func:`frame_tables`)
+    rings: float = 0.0  # about how many rings fit an inside (:func:`expected_rings`)
 
     def key_bits(self, rows: int) -> int:
         """Bits per color in the cache keys of stretches checked after up to ``rows`` rows:
@@ -254,7 +255,8 @@ def frame_tables(
     ncolors = len(mate)
     if len(inner) > SMALL_PIECES or len(edges) > MAX_EDGE_PIECES or ncolors > MAX_COLORS:
         return None
-    if expected_rings(problem, edges, corners) > MAX_EXPECTED_RINGS:
+    rings = expected_rings(problem, edges, corners)
+    if rings > MAX_EXPECTED_RINGS:
         return None
     oriented = [(i, k) for i in inner for k in orientations(problem.pieces[i], True)]
     colors = np.array([turn(problem.pieces[i], k) for i, k in oriented], dtype=np.int64)
@@ -300,6 +302,7 @@ def frame_tables(
         bits=max(1, (ncolors - 1).bit_length()),
         copies=groups,
         turned=problem.width > problem.height,
+        rings=rings,
     )
 
 
