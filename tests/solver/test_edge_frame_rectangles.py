@@ -119,7 +119,8 @@ def test_first_arrangements_of_a_rectangle_come_from_the_frame(width: int, heigh
 def test_a_rectangle_counted_whole_by_the_frame_is_split_like_a_square() -> None:
     problem = generate(6, 4, 2, 3, seed=2)
     whole = search_arrangements(problem, count_limit=10**9, variant=None, threads=2)
-    assert whole.complete and whole.count == row_scan_count(problem) == 83_456
+    assert whole.notes[0].startswith("by the frame") and "subtrees" in whole.notes[0]
+    assert whole.complete and whole.count == row_scan_count(problem) > 0
 
 
 @pytest.mark.parametrize(

@@ -54,10 +54,10 @@ Rectangles: the inside is searched in rows along its short side (a wide puzzle i
 turned a quarter turn, and its arrangements turned back), and the picture turns onto itself
 only a half turn, so orbits have two cells and a centre piece keeps two turns (:func:`_turn_rule`).
 The sieve and the written loops stay with squares (7x7). To 6x8 3/7 seeds 5-9's first
-arrangement: 0.1-1.1 s against 1-44 s with the scans alone; 5x7 2/5 seed 2 counted in 0.3 s
-against 108 s by the row scan (benchmarks, twentieth round).
+arrangement: 0.1-1.1 s against 1-44 s with the scans alone; 5x7 2/5 seed 2 counted in 1.3 s
+against 65 s (benchmarks, twentieth round).
 
-It applies to puzzles of 4 to 10 cells a side, pieces turning, whose pieces are exactly 4
+It applies to puzzles of at least 4 cells a side, pieces turning, whose pieces are exactly 4
 corner, 2(w + h - 4) edge (at most 32) and (w - 2)(h - 2) inner pieces (at most 64):
 :func:`frame_tables` says None otherwise.
 """

@@ -480,13 +480,13 @@ ORDERS = ("given", "rarest first")
 ORDERED_SLICE = FRAME_RESTART_BASE
 """Inner placements of an ordered search per turn it is given."""
 SCAN_ORDERED_SHARE = 1 / 2
-"""Where the frame method does not apply (rectangles, pieces that do not turn), the share of
-the work given to the raced scans themselves, unshuffled and never restarted, each resumed
-turn after turn where it stopped (in equal parts; the rest to the shuffled restarts). So a
-puzzle the restarts do not crack gets its exhaustive searches from the start, not after
-half the time limit: 6x12 4/10 seed 0, found only by a raced scan (5 x 10^8 placements),
-took 113 s with a 150 s limit and was unknown with 60 s; now 58 s with either (benchmarks,
-nineteenth round)."""
+"""Where the frame's searches do not seek a first arrangement (:func:`first_frame`: pieces
+that do not turn, rectangles with few rings an inside), the share of the work given to the
+raced scans themselves, unshuffled and never restarted, each resumed turn after turn where
+it stopped (in equal parts; the rest to the shuffled restarts). So a puzzle the restarts do
+not crack gets its exhaustive searches from the start, not after half the time limit:
+6x12 4/10 seed 0, found only by a raced scan (5 x 10^8 placements), took 113 s with a 150 s
+limit and was unknown with 60 s; now 58 s with either (benchmarks, nineteenth round)."""
 SCAN_ORDERED_SLICE = 1 << 22
 """Steps of a raced scan per turn it is given (some 0.2 s)."""
 
