@@ -15,11 +15,12 @@ from test_edge_frame import (
 )
 from test_edge_search import mated_puzzle
 
+import asterion.solver.edge_frame as edge_frame
 import asterion.solver.edge_search as edge_search
 import asterion.solver.edge_search_parallel as parallel
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import EdgeProblem, check_arrangement
-from asterion.solver.edge_frame import frame_tables, turn_orbit
+from asterion.solver.edge_frame import FrameRun, frame_tables, turn_orbit
 from asterion.solver.edge_search import search_arrangements
 from asterion.solver.result import Status
 
@@ -148,6 +149,26 @@ def test_frame_tables_decline_rectangles_of_other_shapes(problem: EdgeProblem) -
 def test_first_arrangements_of_rectangles_with_few_rings_an_inside_leave_the_frame(
     problem: EdgeProblem, by_frame: bool
 ) -> None:
-    frame = frame_of(problem)  # it still counts by the frame
-    assert (frame.rings >= parallel.FIRST_MIN_RINGS or frame.square) == by_frame
+    frame = frame_of(problem)  # it still counts by the frame, checking more rows
+    assert frame.few_rings == (frame.rings < edge_frame.FEW_RINGS and not frame.square)
+    assert frame.few_rings != by_frame
+    assert frame.check_rows == (edge_frame.FEW_RINGS_CHECK_ROWS if frame.few_rings else 2)
+    assert FrameRun(frame, 1, 0).rows == frame.check_rows
     assert (parallel.first_frame(problem, frame.problem) is not None) == by_frame
+
+
+@pytest.mark.parametrize("width,height", [(5, 6), (7, 4)])
+def test_checking_the_stretch_after_any_rows_of_a_rectangle_counts_the_same(
+    width: int, height: int
+) -> None:
+    # A check prunes, it never decides: every number of rows finds the row scan's count,
+    # and more rows never place more pieces.
+    problem = generate(width, height, 3, 4 if width * height < 30 else 3, seed=0)
+    frame = frame_of(problem)
+    runs = [
+        edge_search.run_alone(FrameRun(frame, 10**9, 0, rows=rows), deadline=float("inf"))
+        for rows in range(1, frame.height)
+    ]
+    assert {run.count for run in runs} == {row_scan_count(problem)} != {0}
+    nodes = [run.nodes for run in runs]
+    assert nodes == sorted(nodes, reverse=True)

@@ -90,6 +90,17 @@ many. After row 2 as well it spared placements (some 10 % to a first arrangement
 more time than it spared: 7x7 3/6 seeds 0-79, 2 threads, mean 0.14 s to a first
 arrangement against 0.17 s; seed 0 counted in 88 s against 96 s, seed 3 in 11 s against
 14 s (docs/benchmarks.md, seventeenth round)."""
+FEW_RINGS = 1e-6
+"""A rectangle where fewer rings than this fit an inside (:func:`expected_rings`: 10^-11 to
+10^-6 with four frame colors, 10^-5 to 10^-3 with three) learns late whether a ring fits,
+as the stretch checked after its first rows is a small part of its ring. So its stretch
+is checked after :data:`FEW_RINGS_CHECK_ROWS` rows, and first arrangements are left to the
+scans (``edge_search_parallel.first_frame``). Squares, measured with their frame either
+way, keep it (benchmarks, twentieth round)."""
+FEW_RINGS_CHECK_ROWS = 4
+"""Counting such rectangles, 30 s: 5x10 4/6 seed 1 done in 19 s (unknown, 816 found with 2
+rows), 5x10 4/6 seed 0, 6x10 4/6 seed 1 and 10x6 4/7 seed 0 finding 3 to 6 times as many;
+three frame colors lost 20-50 % (6x8 3/7 seed 0, 8x6 3/7 seed 1) with 4 rows."""
 CACHE_SIZE_LOG = 22
 """Cached stretch answers per run (16 bytes each)."""
 NESTED_SIDES = range(5, 6)
@@ -150,6 +161,16 @@ class FrameTables:
     def square(self) -> bool:
         """Square insides turn a quarter turn onto themselves; the others a half turn."""
         return self.side == self.height
+
+    @property
+    def few_rings(self) -> bool:
+        """A rectangle with fewer than :data:`FEW_RINGS` rings an inside."""
+        return not self.square and self.rings < FEW_RINGS
+
+    @property
+    def check_rows(self) -> int:
+        """The rows after each of which the stretch is checked, unless told otherwise."""
+        return FEW_RINGS_CHECK_ROWS if self.few_rings else CHECK_ROWS
 
 
 @dataclass(frozen=True)
@@ -592,8 +613,9 @@ class FrameRun(Counters):
     leaf: int | None = None
     cache: tuple[LongArray, WordArray] | None = None
     sieve: kernel.Sieve = NO_SIEVE
-    rows: int = CHECK_ROWS
-    """The stretch of frame is checked after each of the inside's first rows up to this many."""
+    rows: int = 0
+    """The stretch of frame is checked after each of the inside's first rows up to this many
+    (0: the frame's :attr:`~FrameTables.check_rows`)."""
     nested: bool = False
     """Run the loops written for this inside (:mod:`.edge_frame_nested`: faster, but compiled
     once per machine and kind of puzzle, some 30 s for a 7x7): for long counts and listings
@@ -603,6 +625,7 @@ class FrameRun(Counters):
     def __post_init__(self) -> None:
         height, positions = self.frame.height, self.frame.positions
         cells = self.frame.cells
+        self.rows = self.rows or self.frame.check_rows
         self.count_limit = min(self.count_limit, 1 << 62)
         self.rest = np.zeros((cells, 4), dtype=np.int64)
         self.chosen = np.full(cells, -1, dtype=np.int32)

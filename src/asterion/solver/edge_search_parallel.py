@@ -490,26 +490,19 @@ limit and was unknown with 60 s; now 58 s with either (benchmarks, nineteenth ro
 SCAN_ORDERED_SLICE = 1 << 22
 """Steps of a raced scan per turn it is given (some 0.2 s)."""
 
-FIRST_MIN_RINGS = 1e-6
-"""On a rectangle, a first arrangement is sought by the frame's searches only where about this
-many rings or more fit an inside (:attr:`.edge_frame.FrameTables.rings`; 3 frame colors give
-10^-5 to 10^-3, 4 give 10^-11 to 10^-6); below, the scans' restarts and the scans themselves
-do as before. Rectangles of 4 frame colors with fewer took the frame's searches 1.3 to 4.6
-times as long as the scans (6x10 4/6 seeds 1, 3, 4, 5x10 4/6 seeds 0-2, 10x6 4/7 seed 0) or
-found none where the scans did (6x12 4/8 and 4/10 seed 0); their stretch checked after the
-first rows is a smaller part of the ring than a square's. Squares keep the frame's searches:
-7x7 4/6 seeds 0-9 (10^-7 to 10^-5) took 7.5 s in all with them, 14 s without (benchmarks,
-twentieth round)."""
-
 SCAN, FRAME = 0, 1
 
 
 def first_frame(problem: EdgeProblem, tables: search.Tables) -> FrameTables | None:
     """The frame's tables where its searches seek a first arrangement (:class:`Restarts`):
-    where the frame method applies, but on a rectangle only with :data:`FIRST_MIN_RINGS`."""
+    where the frame method applies, but not on a rectangle with few rings an inside
+    (:data:`.edge_frame.FEW_RINGS`). Rectangles of 4 frame colors with fewer took the
+    frame's searches 1.3 to 4.6 times as long as the scans (6x10 4/6 seeds 1, 3, 4, 5x10
+    4/6 seeds 0-2, 10x6 4/7 seed 0) or found none where the scans did (6x12 4/8 and 4/10
+    seed 0). Squares keep them: 7x7 4/6 seeds 0-9 (10^-7 to 10^-5 rings) took 7.5 s in all
+    with them, 14 s without (benchmarks, twentieth round)."""
     frame = frame_tables(problem, tables)
-    few_rings = frame is not None and not frame.square and frame.rings < FIRST_MIN_RINGS
-    return None if few_rings else frame
+    return None if frame is not None and frame.few_rings else frame
 
 
 """The kinds of restart; kind ``2 + i`` is the ordered search in ``ORDERS[i]`` (without the
