@@ -613,9 +613,9 @@ class FrameRun(Counters):
     leaf: int | None = None
     cache: tuple[LongArray, WordArray] | None = None
     sieve: kernel.Sieve = NO_SIEVE
-    rows: int = 0
+    rows: int = -1
     """The stretch of frame is checked after each of the inside's first rows up to this many
-    (0: the frame's :attr:`~FrameTables.check_rows`)."""
+    (0: never; -1: the frame's :attr:`~FrameTables.check_rows`)."""
     nested: bool = False
     """Run the loops written for this inside (:mod:`.edge_frame_nested`: faster, but compiled
     once per machine and kind of puzzle, some 30 s for a 7x7): for long counts and listings
@@ -625,7 +625,7 @@ class FrameRun(Counters):
     def __post_init__(self) -> None:
         height, positions = self.frame.height, self.frame.positions
         cells = self.frame.cells
-        self.rows = self.rows or self.frame.check_rows
+        self.rows = self.frame.check_rows if self.rows < 0 else self.rows
         self.count_limit = min(self.count_limit, 1 << 62)
         self.rest = np.zeros((cells, 4), dtype=np.int64)
         self.chosen = np.full(cells, -1, dtype=np.int32)
