@@ -103,6 +103,39 @@ def test_verify_reports_interchangeable_pieces_and_exits_1(tmp_path: Path) -> No
     assert {"duplicate-tile", "not-unique"} <= codes
 
 
+def _printed_arrangements(out: str, width: int) -> list[tuple[tuple[Placement, ...], ...]]:
+    """The arrangements a text report prints, side by side, in the lines after its key line
+    (cells ``id`` or ``id+k``)."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if "row 0 = north" in line) + 1
+    grids: list[list[tuple[Placement, ...]]] = []
+    for line in lines[start:]:
+        for g, part in enumerate(line.split("|")):
+            cells = part.split()
+            assert len(cells) == width
+            row = tuple(
+                Placement(int(c.partition("+")[0]), int(c.partition("+")[2] or 0)) for c in cells
+            )
+            grids.extend([] for _ in range(g + 1 - len(grids)))
+            grids[g].append(row)
+    return [tuple(grid) for grid in grids]
+
+
+@pytest.mark.parametrize("command", ["solve", "verify"])
+def test_printed_arrangements_show_turns_that_fit(tmp_path: Path, command: str) -> None:
+    # Pieces turned at random by the generator: a grid printed without its turns would not
+    # fit, so each printed arrangement is checked side by side, independently of the report.
+    problem = generate(4, 4, 2, 3, seed=0)
+    text = "4 4\n" + "".join(" ".join(map(str, piece)) + "\n" for piece in problem.pieces)
+    code, out, _ = run("nacht", command, write(tmp_path, text, "turned.txt"))
+    assert code in (0, 1)
+    printed = _printed_arrangements(out, 4)
+    assert len(printed) == (1 if command == "solve" else 2)  # verify shows two when not unique
+    assert any(p.turns for grid in printed for row in grid for p in row)
+    for arrangement in printed:
+        assert check_arrangement(problem, arrangement) == []
+
+
 def test_no_arrangement_exits_1(tmp_path: Path) -> None:
     # FORCED with one 3 made a 5: colors 3 and 5 have no partner, so no arrangement fits.
     path = write(tmp_path, "2 2\n0 0 5 1\n1 2 0 0\n0 2 4 0\n0 4 3 0\n", "broken.txt")

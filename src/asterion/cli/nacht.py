@@ -38,6 +38,8 @@ from asterion.solver.nacht_verify import DEFAULT_COUNT_LIMIT, Report, verify
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
 if TYPE_CHECKING:  # the cutter loads on use (asterion.cli.GROUPS says why)
+    from collections.abc import Sequence
+
     from asterion.models.nacht_cut import Viewport
 
 app = typer.Typer(
@@ -147,15 +149,23 @@ def _print_report(tileset: TileSet, report: Report) -> None:
     if report.constellations:
         spans = ", ".join(f"{s.abbr} {len(s.tiles)}" for s in report.constellations)
         console.print(f"{len(report.constellations)} constellations (tiles spanned): {spans}")
-    if len(report.arrangements) >= 2:
-        console.print("two arrangements, side by side:")
-        _print_grids(report.arrangements[:2])
-    elif report.arrangements:
-        _print_grids(report.arrangements[:1])
+    if report.placements:
+        shown = report.placements[:2]
+        what = "two arrangements, side by side" if len(shown) == 2 else "the arrangement"
+        console.print(f"{what}, row 0 = north{_TURNS_KEY if tileset.rotations else ''}:")
+        _print_grids(tileset, shown)
 
 
-def _print_grids(grids: tuple[list[list[str]], ...] | list[list[list[str]]]) -> None:
-    width = max(len(tile) for grid in grids for row in grid for tile in row)
+_TURNS_KEY = " (tile id, +k = turned k quarter turns clockwise)"
+
+
+def _print_grids(tileset: TileSet, arrangements: Sequence[Arrangement]) -> None:
+    """Arrangements side by side, each cell the tile's id and its turns (``+k``, none for 0)."""
+    grids = [
+        [[tileset.tiles[p.piece].id + (f"+{p.turns}" if p.turns else "") for p in row] for row in a]
+        for a in arrangements
+    ]
+    width = max(len(cell) for grid in grids for row in grid for cell in row)
     for rows in zip(*grids, strict=True):
         console.print("   |   ".join(" ".join(f"{t:>{width}}" for t in row) for row in rows))
 
@@ -259,12 +269,9 @@ def _print_solved(
     up_to = ", up to turning the whole picture" if tileset.rotations else ""
     console.print(
         f"{exact} {counted(count, 'arrangement')}{up_to} ({engine}, {seconds:.2f} s); "
-        "the first, row 0 = north (tile id, +k = turned k quarter turns clockwise):"
+        f"the first, row 0 = north{_TURNS_KEY if tileset.rotations else ''}:"
     )
-    width = max(len(t.id) for t in tileset.tiles) + 2
-    for row in first:
-        cells = (tileset.tiles[p.piece].id + (f"+{p.turns}" if p.turns else "") for p in row)
-        console.print(" ".join(f"{cell:>{width}}" for cell in cells))
+    _print_grids(tileset, [first])
 
 
 def parse_grid(text: str) -> tuple[int, int]:
