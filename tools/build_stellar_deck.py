@@ -14,8 +14,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-TYPES = [("planet", "P"), ("moon", "M"), ("asteroid", "A"), ("interstellar_cloud", "C"),
-         ("black_hole", "B")]
+TYPES = [
+    ("planet", "P"),
+    ("moon", "M"),
+    ("asteroid", "A"),
+    ("interstellar_cloud", "C"),
+    ("black_hole", "B"),
+]
 NUMBERS = ["0/6", 1, 1, 2, 2, 4, 4, 5, 5, 3]
 STARS = [3, 2, 0, 1, 0, 1, 0, 2, 0, 1]
 
@@ -28,11 +33,20 @@ def main() -> None:
         for number, stars in zip(NUMBERS, STARS, strict=True):
             base = f"{letter}{'0' if number == '0/6' else number}"
             seen[base] = seen.get(base, 0) + 1
-            cards.append({"id": f"{base}{'ab'[seen[base] - 1]}", "type": kind, "number": number,
-                          "stars": stars})
+            cards.append(
+                {
+                    "id": f"{base}{'ab'[seen[base] - 1]}",
+                    "type": kind,
+                    "number": number,
+                    "stars": stars,
+                }
+            )
     cards += [{"id": f"S{n}", "type": "satellite", "number": n, "stars": 0} for n in range(1, 6)]
-    deck = {"format": "asterion.stellar-deck/1", "name": "default (S2, a documented guess)",
-            "cards": cards}
+    deck = {
+        "format": "asterion.stellar-deck/1",
+        "name": "default (S2, a documented guess)",
+        "cards": cards,
+    }
     out = Path(__file__).resolve().parent.parent / "src" / "asterion" / "data" / "stellar_deck.json"
     out.write_text(json.dumps(deck, indent=1) + "\n")
     print(f"wrote {out} ({len(cards)} cards)")
