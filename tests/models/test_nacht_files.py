@@ -183,6 +183,17 @@ def test_the_text_format() -> None:
     assert parse(tileset_to_data(tileset)) == tileset
 
 
+def test_the_text_format_skips_comments() -> None:
+    plain = "2 2\n0 1 2 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n"
+    commented = (
+        "# a 2x2 worked by hand\n2 2  # W H\n0 1 2 0\n#\n  # corners, clockwise\n"
+        "0 0 3 1 # NE\n2 4 0 0\n3 0 0 4#no space\n"
+    )
+    assert parse_edge_text(commented, "puzzle.txt") == parse_edge_text(plain, "puzzle.txt")
+    # a comment holds no colors: a line of three colors and a commented fourth is refused
+    check_error(error_for("2 2\n0 1 2 # 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n"), None, "line 2")
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig"])  # -sig: with a byte-order mark
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_files_from_windows_editors_read_the_same(

@@ -254,8 +254,10 @@ def _tile(spec: _TileSpec, known: set[str], source: str, where: str) -> Tile:
 
 
 def parse_edge_text(text: str, source: str) -> TileSet:
-    """The generic text format: ``W H`` then one line of four colors per piece."""
-    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    """The generic text format: ``W H`` then one line of four colors per piece; ``#`` starts
+    a comment, to the end of its line, and lines left blank are skipped."""
+    content = ((n, line.partition("#")[0].split()) for n, line in enumerate(text.splitlines(), 1))
+    lines = [(n, words) for n, words in content if words]
     if not lines:
         raise InputError("empty file (expected 'W H' then one line per piece)", source=source)
     header_no, header = lines[0]
