@@ -190,6 +190,9 @@ def test_the_text_format_skips_comments() -> None:
         "0 0 3 1 # NE\n2 4 0 0\n3 0 0 4#no space\n"
     )
     assert parse_edge_text(commented, "puzzle.txt") == parse_edge_text(plain, "puzzle.txt")
+    # leading zeros, however many, are the same number
+    padded = "0" * 5000 + "2 02\n" + plain.partition("\n")[2]
+    assert parse_edge_text(padded, "puzzle.txt") == parse_edge_text(plain, "puzzle.txt")
     # a comment holds no colors: a line of three colors and a commented fourth is refused
     check_error(error_for("2 2\n0 1 2 # 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n"), None, "line 2")
 
@@ -309,6 +312,8 @@ BAD_TEXT: list[tuple[str, tuple[str, ...]]] = [
     ("2 2\n0 1 2 0\n0 0 3 1.5\n2 4 0 0\n3 0 0 4\n", ("line 3", "integers")),
     ("2 2\n0 1 2 0\n0 0 3 -1\n2 4 0 0\n3 0 0 4\n", ("line 3",)),
     ("1 2\n0 0 0 0\n0 0 0 0\n", ("line 1", "at least 2")),
+    ("0" * 4300 + "1 2\n", ("line 1", "at least 2")),  # (int() refuses over 4,300 digits)
+    ("2 2\n0 1 2 0\n0 0 3 ²\n2 4 0 0\n3 0 0 4\n", ("line 3", "integers")),
     ("-3 2\n", ("line 1",)),
     ("[1, 2]\n", ("a JSON object, not an array",)),  # JSON, but not a tile set
 ]
@@ -351,6 +356,18 @@ def parses_or_refuses(text: str) -> None:
 @given(st.text(max_size=200))
 def test_random_text_parses_or_is_refused(text: str) -> None:
     parses_or_refuses(text)
+
+
+NUMBERISH = st.text(  # digits of any script, superscripts, fractions: what int() may misread
+    st.characters(categories=("Nd", "No")) | st.sampled_from("0123456789+-_ "), max_size=6
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(NUMBERISH, min_size=18, max_size=18))
+def test_number_like_words_parse_or_are_refused(words: list[str]) -> None:
+    lines = [" ".join(words[:2])] + [" ".join(words[k : k + 4]) for k in range(2, 18, 4)]
+    parses_or_refuses("\n".join(lines))
 
 
 @settings(max_examples=150, deadline=None)

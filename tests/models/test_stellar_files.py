@@ -302,6 +302,11 @@ def test_slot_thirteen() -> None:
     check_error(error, "players.0.telescope", "13")
     error = error_for(with_player(1, telescope={"0": "M3"}))
     check_error(error, "players.1.telescope", "0")
+    # digits that str.isdigit() takes and int() refuses or reads ("²", the Arabic-Indic "٣")
+    for key in ("²", "٣"):
+        check_error(
+            error_for(with_player(0, telescope={"1": "P1", key: "P2"})), "players.0.telescope"
+        )
 
 
 def test_a_thirteenth_telescope_card() -> None:

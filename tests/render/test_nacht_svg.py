@@ -294,6 +294,18 @@ def test_generic_side_colors_follow_the_labels() -> None:
     assert inner == {str(i): EDGE_PALETTE[i - 1] for i in range(1, 6)}
 
 
+def test_labels_that_only_look_like_numbers_are_drawn() -> None:
+    # "²" passes str.isdigit() but not int(): it is drawn as a label like any other
+    tiles = tuple(
+        Tile(t.id, t.chamfers, edges=tuple("²" if e == "3" else e for e in t.edges or ()))
+        for t in generic_set(4, 3).tiles
+    )
+    tileset = TileSet("generic", 4, 3, tiles, rotations=True, generic=True)
+    root = parse(sky_svg(tileset, reading_order(4, 3), cell=CELL))
+    labels = {side.get("data-label") for side in with_class(root, "polygon", "side")}
+    assert "²" in labels and "3" not in labels
+
+
 def test_generic_labels_turn_with_the_piece() -> None:
     tileset = TileSet(
         "2x2",

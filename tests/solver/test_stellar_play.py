@@ -383,7 +383,8 @@ def test_policies_by_name() -> None:
     assert make_policy("advice:6").samples == 6 and make_policy("advice").name == "advice"
     # the sample count is in the name, so that two advice policies are told apart in reports
     assert make_policy("advice:6").name == "advice:6"
-    for bad in ("minimax", "advice:1", "advice:x", "advice:"):
+    bad_counts = ("advice:1", "advice:x", "advice:", "advice:²", "advice:٣", "advice:" + "9" * 5000)
+    for bad in ("minimax", *bad_counts):
         with pytest.raises(InputError):
             make_policy(bad)
     with pytest.raises(InputError):

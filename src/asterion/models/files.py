@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +22,14 @@ SHOWN = 60
 """Characters of a wrong value shown in an error message (a whole object would flood the line)."""
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+_PLAIN_DIGITS = re.compile("[0-9]+")
+
+
+def plain_digits(text: str) -> bool:
+    """Is ``text`` written in the digits 0-9 alone? ``str.isdigit`` also says yes to "²",
+    which ``int`` refuses, and to "٤", which it reads; ``int`` also takes "+4", "4_0" and " 4"."""
+    return _PLAIN_DIGITS.fullmatch(text) is not None
 
 
 def read_json_text(text: str, source: str) -> Any:

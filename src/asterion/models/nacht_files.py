@@ -22,7 +22,6 @@ number after the header. The two are told apart by content: JSON starts with ``{
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from asterion.errors import InputError, TooLargeError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE
-from asterion.models.files import read_json_text, read_text_file, validate
+from asterion.models.files import plain_digits, read_json_text, read_text_file, validate
 from asterion.models.nacht import (
     CORNERS,
     SIDES,
@@ -293,20 +292,18 @@ def parse_edge_text(text: str, source: str) -> TileSet:
     )
 
 
-_DIGITS = re.compile("[0-9]+")
-
-
 def _ints(words: list[str], count: int, source: str, line_no: int, what: str) -> list[int]:
     if len(words) != count:
         raise InputError(f"line {line_no}: expected {what}, got {' '.join(words)!r}", source=source)
-    if not all(_DIGITS.fullmatch(word) for word in words):  # (int() takes "4_0", "+4", "٤")
+    if not all(plain_digits(word) for word in words):
         raise InputError(
             f"line {line_no}: expected integers ({what}), got {' '.join(words)!r}", source=source
         )
-    # (digits counted first: int() refuses over 4,300 of them)
-    if any(len(word.lstrip("0")) > 7 or int(word) > 1_000_000 for word in words):
+    # (leading zeros dropped and digits counted first: int() refuses over 4,300 of them)
+    numbers = [word.lstrip("0") or "0" for word in words]
+    if any(len(number) > 7 or int(number) > 1_000_000 for number in numbers):
         raise InputError(f"line {line_no}: values must lie in 0..1000000", source=source)
-    return [int(word) for word in words]
+    return [int(number) for number in numbers]
 
 
 def tileset_to_data(tileset: TileSet) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from asterion.errors import InputError
-from asterion.models.files import read_json_file, read_json_text, validate
+from asterion.models.files import plain_digits, read_json_file, read_json_text, validate
 from asterion.models.stellar import (
     HAND_SIZE,
     Phase,
@@ -140,7 +140,7 @@ def _check_turn(
 
 def _slot_number(key: str, slots: tuple[int, ...], field: str) -> int:
     """A telescope key: a slot number written plainly ("7", not "07" or " 7")."""
-    if len(key) > 2 or not key.isdigit() or str(int(key)) != key or int(key) not in slots:
+    if len(key) > 2 or not plain_digits(key) or str(int(key)) != key or int(key) not in slots:
         raise InputError(f"{key!r} is not a telescope slot (1-{len(slots)})", field=field)
     return int(key)
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from asterion.errors import InputError
 from asterion.models.edges import Arrangement, Placement
+from asterion.models.files import plain_digits
 from asterion.models.nacht import SIDES, Point, Tile, TileSet, global_point, turn_chamfers
 from asterion.render.svg import SVG_NAMESPACE, write_svg
 
@@ -579,7 +580,7 @@ def _edge_colors(laid: Sequence[_Laid], palette: Mapping[str, str]) -> dict[str,
 
 def _natural(label: str) -> tuple[int, int, str]:
     """Numbers by value before other labels: ``"2" < "10" < "a"``."""
-    return (0, int(label), label) if label.isdigit() else (1, 0, label)
+    return (0, int(label), label) if plain_digits(label) else (1, 0, label)
 
 
 # -- checks and helpers -------------------------------------------------------------------------

@@ -86,6 +86,7 @@ from itertools import islice
 from typing import Literal, NamedTuple
 
 from asterion.errors import InputError, TooLargeError
+from asterion.models.files import plain_digits
 from asterion.models.stellar import (
     DISPLAY_SIZE,
     FinalNote,
@@ -786,7 +787,7 @@ def make_policy(name: str) -> Policy:
         count = text.partition(":")[2]
         if text == "advice":
             return AdvicePolicy()
-        if not count.isdigit() or not 2 <= int(count) <= MAX_SAMPLES:
+        if not plain_digits(count) or len(count) > 9 or not 2 <= int(count) <= MAX_SAMPLES:
             raise InputError(
                 f"bad policy {name!r}: advice:N needs N from 2 to {MAX_SAMPLES}",
                 field="policies",
