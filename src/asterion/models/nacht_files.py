@@ -16,8 +16,9 @@ page's parameters: ``tolerance`` (N1, 0.02), ``allow_border_fragments`` (N3, fal
 ``expected_constellations`` and ``markers``.
 
 Text (the Eternity II family): first line ``W H``, then W x H lines of four integers, the side
-colors clockwise from north, ``0`` the border. Pieces rotate; a piece's id is its 0-based line
-number after the header. The two are told apart by content: JSON starts with ``{``.
+colors clockwise from north, ``0`` the border; ``#`` starts a comment. Pieces rotate; a piece's
+id is its 0-based line number after the header, blank and comment lines not counted. The two
+are told apart by content: JSON starts with ``{``.
 """
 
 from __future__ import annotations
