@@ -333,8 +333,8 @@ def test_schema_bounds_the_coordinates_as_the_loader_does(tmp_path: Path) -> Non
         # more digits than Python's int() converts (4,300), in a color and in the header
         ("2 2\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 " + "9" * 5000 + "\n", "0..1000000"),
         ("1" * 5000 + " 2\n", "0..1000000"),
-        # a line that is no piece is named, not counted as a fifth piece
-        ("2 2\n# four pieces\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
+        # a line that is no piece is named, not counted as a fifth piece (# starts a comment)
+        ("2 2\nfour pieces:\n0 0 3 1\n0 2 0 0\n4 0 0 3\n1 2 0 0\n", "line 2"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, text: str, needle: str) -> None:
