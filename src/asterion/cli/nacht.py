@@ -133,6 +133,10 @@ def _report_picture(tileset: TileSet, report: Report) -> str:
     return nacht_svg.tiles_svg(tileset)
 
 
+_TURNS_KEY = " (tile id, +k = turned k quarter turns clockwise)"
+"""How the printed grids read when tiles turn (solve and verify alike)."""
+
+
 def _print_report(tileset: TileSet, report: Report) -> None:
     name = tileset.name or "tile set"
     console.print(
@@ -154,9 +158,6 @@ def _print_report(tileset: TileSet, report: Report) -> None:
         what = "two arrangements, side by side" if len(shown) == 2 else "the arrangement"
         console.print(f"{what}, row 0 = north{_TURNS_KEY if tileset.rotations else ''}:")
         _print_grids(tileset, shown)
-
-
-_TURNS_KEY = " (tile id, +k = turned k quarter turns clockwise)"
 
 
 def _print_grids(tileset: TileSet, arrangements: Sequence[Arrangement]) -> None:
