@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from asterion import __version__
 from asterion.cli import GROUPS
 
 HEAVY = ("ortools", "numba", "sympy", "pandas")
@@ -67,6 +68,13 @@ def test_a_group_still_runs_its_heavy_solver_when_asked() -> None:
     report, _ = run_main("nacht", "verify", "--engine", "cp-sat", "--json")
     assert report["code"] == 0
     assert "ortools" in report["loaded"]  # the engine was really loaded and used
+
+
+def test_the_version_loads_no_group() -> None:
+    # It answers before any group would run; it used to load all six and their solvers.
+    report, out = run_main("--version")
+    assert report == {"code": 0, "loaded": []}
+    assert out.strip() == f"asterion {__version__}"
 
 
 @pytest.mark.parametrize("args", [("--help",), ()])

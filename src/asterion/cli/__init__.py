@@ -83,14 +83,23 @@ _ClickException: type[Exception] = next(
 )
 
 
+def groups_needed(args: list[str]) -> tuple[str, ...]:
+    """The groups a command line needs: the one it names, none for ``--version`` alone (it
+    answers before any group would run; loading them all took some 1.5 s), else all (the root's
+    help lists them)."""
+    wanted = args[0] if args else ""
+    if wanted in GROUPS:
+        return (wanted,)
+    return () if args == ["--version"] else GROUPS
+
+
 def main() -> None:
     """The console script: loads only the group named on the command line, if any."""
     if hasattr(signal, "SIGPIPE"):
         # A reader that stops early (`| head`) ends the command as it ends any Unix tool
         # (status 141 in the shell), not with status 1, which here means "no".
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
-    app = build_app((wanted,) if wanted in GROUPS else GROUPS)
+    app = build_app(groups_needed(sys.argv[1:]))
     try:
         try:
             code = app(prog_name="asterion", standalone_mode=False)
