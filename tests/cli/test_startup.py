@@ -64,6 +64,15 @@ def test_verifying_the_shipped_sky_loads_no_heavy_solver() -> None:
     assert (answer["consistent"], answer["solutions"]) == (True, 1)
 
 
+def test_a_small_puzzle_of_few_colors_is_solved_without_numba(tmp_path: Path) -> None:
+    # 2x2, one color inside: the search's kind of set, settled by propagate (nacht_solve).
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("2 2\n0 1 1 0\n0 0 1 1\n1 0 0 1\n1 1 0 0\n")
+    report, out = run_main("nacht", "solve", str(puzzle), "--json")
+    assert report == {"code": 0, "loaded": []}
+    assert json.loads(out)["status"] == "optimal"
+
+
 def test_a_group_still_runs_its_heavy_solver_when_asked() -> None:
     report, _ = run_main("nacht", "verify", "--engine", "cp-sat", "--json")
     assert report["code"] == 0

@@ -19,7 +19,13 @@ from asterion.models.edges import EdgeProblem, check_arrangement
 from asterion.models.nacht import edge_problem
 from asterion.models.nacht_files import default_tileset
 from asterion.solver.edge_propagate import propagate_arrangements
-from asterion.solver.nacht_solve import PROPAGATE_NODES, run_engine
+from asterion.solver.nacht_solve import (
+    CROWDED,
+    PROPAGATE_NODES,
+    choose_engine,
+    crowding,
+    run_engine,
+)
 from asterion.solver.result import Status
 
 
@@ -96,3 +102,30 @@ def test_auto_hands_an_undecided_designed_set_to_cp_sat(monkeypatch: pytest.Monk
     result = run_engine(problem, "auto", count_limit=10)
     assert result.engine == "cp-sat"
     assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 1, True)
+
+
+def test_auto_settles_a_small_crowded_set_without_loading_the_search() -> None:
+    # 4x4 2/3 seed 0: few colors, the search's kind of set, but small; its 16 classes are
+    # what every peer of benchmarks/bench_nacht.py counted (docs/benchmarks.md).
+    problem = generate(4, 4, 2, 3, seed=0)
+    assert crowding(problem) > CROWDED
+    result = run_engine(problem, "auto", count_limit=100, keep=100)
+    assert result.engine == "propagate"
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 16, True)
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
+
+
+def test_auto_hands_a_small_crowded_set_to_the_search_when_the_budget_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asterion.solver.nacht_solve as nacht_solve
+
+    monkeypatch.setattr(nacht_solve, "PROPAGATE_FIRST_NODES", 1)
+    result = run_engine(generate(4, 4, 2, 3, seed=0), "auto", count_limit=100)
+    assert result.engine == "search"
+    assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 16, True)
+
+
+def test_auto_sends_a_larger_crowded_set_straight_to_the_search() -> None:
+    assert choose_engine(generate(5, 5, 3, 4, seed=0)) == "propagate+search"
+    assert choose_engine(generate(6, 6, 3, 5, seed=0)) == "search"

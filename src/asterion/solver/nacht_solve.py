@@ -11,7 +11,8 @@ Three exact engines answer the same question (models/edges.py conventions):
 
 ``auto`` picks per instance by how many pieces share a color: when a typical inner side color
 is shared by few pieces, ``propagate`` within a node budget, then CP-SAT for what the budget
-leaves open; when many, the search.
+leaves open; when many, the search, after ``propagate`` within a smaller budget on small
+puzzles (settled there without loading the search's compiled loops).
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ PROPAGATE_NODES = 20_000
 """``auto`` gives ``propagate`` this many nodes before handing a designed set to CP-SAT
 (the shipped sky needs under a hundred; a count, not a clock, so the choice is the same on
 every machine)."""
+PROPAGATE_FIRST_NODES = 5_000
+"""``auto`` gives ``propagate`` this many nodes before handing a crowded set of at most
+:data:`PROPAGATE_FIRST_PIECES` pieces to the search. Loading the search (numba and its
+cached loops) took some 0.7 s of the 1.3-1.4 s that ``asterion nacht solve`` took on such a
+puzzle; in these nodes (some 0.05 s) ``propagate`` settles every question on 4x4 2/3 puzzles
+and most first arrangements and uniqueness proofs on 5x5 3/4 (benchmarks, twenty-second
+round)."""
+PROPAGATE_FIRST_PIECES = 25
+"""Larger crowded sets go straight to the search: ``propagate`` settles few of them in a
+small budget, and its set-up grows with the grid (5,000 nodes took 0.14 s on a 7x7, 0.59 s
+on a 10x10, 5.3 s on a 16x16)."""
 
 Engine = Callable[..., EdgeSearchResult]
 
@@ -57,7 +69,8 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
     if engine != "auto":
         return engine
     if search_available() and crowding(problem) > CROWDED:
-        return "search"
+        small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
+        return "propagate+search" if small else "search"
     return "propagate+cp-sat"
 
 
@@ -74,10 +87,11 @@ def run_engine(
     """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked.
     ``progress(done, total, stage)``: a long count's progress (the search engine's split)."""
     name = choose_engine(problem, engine)
-    if name in ("propagate", "propagate+cp-sat"):
+    if name.startswith("propagate"):
         from asterion.solver.edge_propagate import propagate_arrangements
 
-        budget = PROPAGATE_NODES if name == "propagate+cp-sat" else None
+        budgets = {"propagate+cp-sat": PROPAGATE_NODES, "propagate+search": PROPAGATE_FIRST_NODES}
+        budget = budgets.get(name)
         started = time.perf_counter()
         result = propagate_arrangements(
             problem, count_limit=count_limit, keep=keep, time_limit=time_limit, node_limit=budget
@@ -86,7 +100,7 @@ def run_engine(
         if budget is None or settled:
             return result
         time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
-    if name == "search":
+    if name.endswith("search"):
         from asterion.solver.edge_search import Variant, search_arrangements
 
         # Counting past two: the fastest way (by the frame where it applies). Uniqueness
