@@ -379,6 +379,29 @@ def test_a_long_count_reports_its_progress_on_a_terminal(monkeypatch: pytest.Mon
     assert "listing bottoms" in last and "3/10" in last
 
 
+@pytest.mark.parametrize(
+    ("args", "label", "status"),
+    [
+        (("solve",), "searching", 0),
+        (("verify",), "verifying", 1),  # one color: more than one arrangement
+        (("solve", "--count-limit", "5"), "counting", 0),
+    ],
+)
+def test_a_terminal_sees_the_time_so_far(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: tuple[str, ...], label: str, status: int
+) -> None:
+    import asterion.cli._common as common
+
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=screen, force_terminal=True, width=100))
+    puzzle = write(tmp_path, "2 2\n0 1 1 0\n0 0 1 1\n1 0 0 1\n1 1 0 0\n", "p.txt")
+    code, _, _ = run("nacht", args[0], puzzle, *args[1:])
+    assert code == status
+    shown = screen.getvalue()
+    assert label in shown and "0:00:0" in shown  # the bar and its elapsed time
+    assert ("0/?" in shown) is (label == "counting")  # no count where none is told
+
+
 def test_solve_tells_the_search_s_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     # A 6x6 set is counted by subtrees (the frame's); each finished one is told of, the last
     # with done == total. (A long limit: on a fresh machine the loops compile first, some

@@ -20,6 +20,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -97,19 +98,20 @@ def _silent(done: int, total: int, stage: str | None = None) -> None:
 
 
 @contextmanager
-def progress_bar(description: str, *, quiet: bool = False) -> Iterator[ProgressCallback]:
+def progress_bar(
+    description: str, *, quiet: bool = False, counted: bool = True
+) -> Iterator[ProgressCallback]:
     """A ``progress(done, total[, stage])`` callback: a bar with rate and ETA on a terminal,
-    silent in a pipe or with ``quiet`` (e.g. ``--json``)."""
+    silent in a pipe or with ``quiet`` (e.g. ``--json``). Not ``counted``: only the time so
+    far, for work with no count to tell (a search for one answer)."""
     if quiet or not console.is_terminal:
         yield _silent
         return
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
+    columns: tuple[ProgressColumn, ...] = (TextColumn("{task.description}"), BarColumn())
+    if counted:
+        columns += (MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    else:
+        columns += (TimeElapsedColumn(),)
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(description, total=None)
         shown = [description]

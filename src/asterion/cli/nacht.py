@@ -112,7 +112,8 @@ def verify_command(
     """
     _check_engine(engine)
     tileset = _load(tileset_file)
-    report = verify(tileset, count_limit=count_limit, time_limit=time_limit, engine=engine)
+    with progress_bar("verifying", quiet=json_out, counted=False):  # the time so far
+        report = verify(tileset, count_limit=count_limit, time_limit=time_limit, engine=engine)
     save_svg(svg, lambda: _report_picture(tileset, report), quiet=json_out)
     if json_out:
         print_json(report.to_json())
@@ -208,7 +209,9 @@ def solve(
     """
     _check_engine(engine)
     tileset = load_tileset(tileset_file)
-    with progress_bar("counting", quiet=json_out or count_limit == 1) as progress:
+    # On a terminal a bar: a count's progress, or a first arrangement's time so far.
+    label = "counting" if count_limit > 1 else "searching"
+    with progress_bar(label, quiet=json_out, counted=count_limit > 1) as progress:
         solved = solve_tileset(
             tileset,
             engine=engine,
