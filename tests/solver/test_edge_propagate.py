@@ -129,3 +129,30 @@ def test_auto_hands_a_small_crowded_set_to_the_search_when_the_budget_ends(
 def test_auto_sends_a_larger_crowded_set_straight_to_the_search() -> None:
     assert choose_engine(generate(5, 5, 3, 4, seed=0)) == "propagate+search"
     assert choose_engine(generate(6, 6, 3, 5, seed=0)) == "search"
+
+
+def test_the_clock_is_read_at_every_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a large set a node can take a millisecond or more: the deadline is checked at each
+    # one, not every few hundred. Each reading of this clock moves it one second on.
+    import asterion.solver.edge_propagate as edge_propagate
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(edge_propagate.time, "perf_counter", clock)
+    result = propagate_arrangements(generate(6, 6, 2, 3, seed=1), count_limit=2, time_limit=5)
+    assert result.status is Status.UNKNOWN and not result.complete
+    assert result.nodes == 6  # the start read 1, node k reads k + 1: past 1 + 5 at node 6
+
+
+def test_the_largest_grid_is_arranged() -> None:
+    # 32 x 32 (the format's largest) with nearly every side color its own, as a cut sky's
+    # fragments are: one level of recursion a cell goes past Python's default limit, and
+    # every cell holds thousands of options before its neighbours are placed.
+    problem = generate(32, 32, 5, 2000, seed=0)
+    result = propagate_arrangements(problem, count_limit=1, time_limit=600)
+    assert (result.status, result.count) == (Status.OPTIMAL, 1)
+    assert check_arrangement(problem, result.solutions[0]) == []

@@ -12,6 +12,9 @@ exactly on the cell's outside sides):
   northern corners (otherwise): exactly one member of each class of arrangements under
   whole-picture turns satisfies that, so enumeration counts classes.
 
+Building the model counts against the time limit: a 32 x 32 set has millions of Booleans,
+and building them took a minute where the limit said five seconds.
+
 Counting enumerates solutions up to the limit. Every arrangement is re-checked side by side
 (:func:`asterion.models.edges.check_arrangement`) before it is returned.
 """
@@ -42,14 +45,20 @@ from asterion.solver.edge_result import EdgeSearchResult, edge_status
 from asterion.solver.result import DEFAULT_TIME_LIMIT, make_solver
 
 
+class _OutOfTime(Exception):
+    """The deadline passed while the model was being built."""
+
+
 class _Model:
-    def __init__(self, problem: EdgeProblem):
+    def __init__(self, problem: EdgeProblem, deadline: float = float("inf")):
         self.problem = problem
+        self.deadline = deadline
         self.model = cp_model.CpModel()
         self.x: dict[tuple[Cell, int, int], cp_model.IntVar] = {}
         anchor = anchor_piece(problem) if problem.whole_turns() > 1 else None
         anchor_at = set(anchor_cells(problem))
         for cell in problem.cells():
+            self._check_clock()
             for piece, k in allowed(problem, cell):
                 if piece == anchor and cell not in anchor_at:
                     continue
@@ -65,6 +74,10 @@ class _Model:
             self.model.add_exactly_one(by_piece[piece])
         self._add_edges()
 
+    def _check_clock(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
+
     def _side_sums(self, cell: Cell, side: int, mated: bool) -> dict[int, list[cp_model.IntVar]]:
         sums: dict[int, list[cp_model.IntVar]] = defaultdict(list)
         for piece, k, var in self.at[cell]:
@@ -75,6 +88,7 @@ class _Model:
     def _add_edges(self) -> None:
         problem = self.problem
         for r, c in problem.cells():
+            self._check_clock()
             pairs = []
             if c + 1 < problem.width:
                 pairs.append(((r, c + 1), EAST, WEST))
@@ -124,8 +138,20 @@ def cp_arrangements(
     """Up to ``count_limit`` arrangements (classes under whole-picture turns with rotations),
     the first ``keep`` of them, within ``time_limit`` seconds."""
     started = time.perf_counter()
-    model = _Model(problem)
-    solver = make_solver(time_limit, seed)
+    try:
+        model = _Model(problem, started + time_limit)
+    except _OutOfTime:
+        return EdgeSearchResult(
+            status=edge_status(0, reached=False, exhausted=False),
+            count=0,
+            complete=False,
+            solutions=(),
+            nodes=0,
+            wall_time=time.perf_counter() - started,
+            engine="cp-sat",
+        )
+    left = max(time_limit - (time.perf_counter() - started), 0.01)  # what the build left
+    solver = make_solver(left, seed)
     solver.parameters.enumerate_all_solutions = count_limit > 1
     collector = _Collector(model, count_limit, keep)
     code = solver.solve(model.model, collector)
