@@ -244,6 +244,17 @@ def test_estimate_is_near_the_placements_made(name: str) -> None:
         assert estimate == edge_search.estimated_nodes(problem, variant)
 
 
+def test_the_estimate_starts_no_probe_past_its_work() -> None:
+    # A 32 x 32 set of many alike tiles once spent 11.5 s of a 10 s limit in eight estimates.
+    # However many probes are asked for, none starts once the work is spent: with work 1,
+    # only the first probe runs, as if one had been asked for.
+    problem = PUZZLES["5x5 3/4 s0"]
+    variant = edge_search.race_variants(problem)[0]
+    one = edge_search.estimated_nodes(problem, variant, probes=1)
+    assert edge_search.estimated_nodes(problem, variant, probes=1000, work=1) == one
+    assert edge_search.estimated_nodes(problem, variant, probes=1000) != one
+
+
 @pytest.mark.parametrize(
     ("width", "height", "frame", "inner"), [(4, 8, 3, 5), (8, 4, 3, 5), (3, 8, 2, 4)]
 )

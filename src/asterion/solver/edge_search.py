@@ -120,6 +120,10 @@ uniform random number less this times the piece's :func:`rarity` (0 = a plain sh
 stronger (4, 8) fattened the tail."""
 ESTIMATE_PROBES = 20_000
 """Random probes per variant for :func:`estimated_nodes` when choosing one to count with."""
+ESTIMATE_WORK = 1 << 24
+"""Candidates looked at per estimate, at most, before the last probe: some 0.1 s. Eight
+estimates of a 32 x 32 set of many alike tiles took 11.5 s of a 10 s time limit; the
+estimates of puzzles up to 10 x 10 never come near it (benchmarks, twenty-second round)."""
 ESTIMATE_SEED = 4
 RESTART_SHARE = 0.5
 """Restarts without exhaustive searches among their turns may use this share of the time
@@ -672,7 +676,12 @@ def scans(width: int, height: int) -> tuple[str, ...]:
     return ("row",) if width < height else ("column",)
 
 
-def estimated_nodes(problem: EdgeProblem, variant: Variant, probes: int = ESTIMATE_PROBES) -> float:
+def estimated_nodes(
+    problem: EdgeProblem,
+    variant: Variant,
+    probes: int = ESTIMATE_PROBES,
+    work: int = ESTIMATE_WORK,
+) -> float:
     """Knuth's estimate of the placements a variant makes to search the whole space (the
     same every time: a seeded generator).
 
@@ -690,6 +699,7 @@ def estimated_nodes(problem: EdgeProblem, variant: Variant, probes: int = ESTIMA
             t.loop_tables(),
             probes,
             ESTIMATE_SEED,
+            work,
         )
     )
 

@@ -271,12 +271,15 @@ def estimate_nodes(
     tables: LoopTables,
     probes: int,
     seed: int,
+    work: int,
 ) -> float:
     """Knuth's estimate of the search tree's size (placements): the mean over random probes of
     the sum, down one random path, of the products of the choices met at each position.
 
     A probe walks from the root taking one fitting unused piece at random (a xorshift
     generator seeded with ``seed``: the same estimate every time) until it is stuck or full.
+    No probe starts once ``work`` candidates have been looked at: on a large grid of many
+    alike pieces a probe is long (the same for every machine, as the probes are counted).
     """
     (colors, piece, facing, candidates, cand_piece, seg_start, seg_len) = tables[:7]
     (cell, base, keyed, stride, extra, pin, ban) = tables[7:]
@@ -286,13 +289,19 @@ def estimate_nodes(
     free = np.zeros(candidates.shape[0], dtype=np.int32)
     state = seed * 2654435761 + 1
     total = 0.0
+    looked = 0
+    done = 0
     for _ in range(probes):
+        if looked >= work:
+            break
+        done += 1
         placed[:] = -1
         used[:] = 0
         weight = 1.0
         for depth in range(n):
             key = _segment(depth, keyed, facing, placed, base, stride)
             m = 0
+            looked += seg_len[key]
             for i in range(seg_start[key], seg_start[key] + seg_len[key]):
                 p = cand_piece[i]
                 allowed = p != ban[depth] and (pin[depth] < 0 or p == pin[depth])
@@ -313,7 +322,7 @@ def estimate_nodes(
             o = free[(state & 0x7FFFFFFF) % m]
             placed[cell[depth]] = o
             used[piece[o]] = 1
-    return total / probes
+    return total / done
 
 
 # ---------------------------------------------------------------------------------------------
