@@ -58,6 +58,12 @@ Option = tuple[int, int, tuple[int, int, int, int]]
 
 Domains = dict[Cell, list[Option]]
 
+LONG = 256
+"""A cell's candidate list longer than this is not copied at every node to drop the piece
+just placed (a blank tile of a large cut sky has some 800 alike candidates, and copying such
+lists took 9 ms a node): its used pieces are dropped when it gains a placed neighbour or is
+chosen. Shorter lists stay exact, so every cell with none left is seen at once."""
+
 Kind = tuple[bool, bool, bool, bool]
 """Which sides of a cell lie on the outside (N, E, S, W): before any neighbour is placed, a
 cell's candidates depend on nothing else."""
@@ -84,6 +90,7 @@ class _Table:
         # kind of its own), so that each class of whole-picture turns is met once.
         anchor = anchor_piece(problem) if problem.whole_turns() > 1 else None
         anchored = {self.kind_of[cell] for cell in anchor_cells(problem)}
+        self.anchor = anchor
         oriented = [
             (index, k, turn(piece, k))
             for index, piece in enumerate(problem.pieces)
@@ -154,18 +161,32 @@ class _Search:
             return
         if any(self.free_of[kind] < empty for kind, empty in self.empty_of.items()):
             return  # fewer unused pieces fit a kind of cell than it has empty cells
-        cell, options = self._fewest(domains)
+        chosen = self._fewest(domains)
+        if chosen is None:
+            return
+        cell, options = chosen
+        # A piece that shows here the colors of one whose subtree held no arrangement holds
+        # none either: swapping the two pieces in one would give one below the first. So a
+        # set of many alike tiles (a cut sky's blank ones) is not tried tile by tile. (Not
+        # the anchor piece, which may lie only in the anchor cells: a swap could move it.)
+        barren: set[tuple[int, int, int, int]] = set()
         for option in options:
+            if option[2] in barren and option[0] != self.table.anchor:
+                continue
             narrowed = self._narrow(domains, cell, option)
             if narrowed is None:
+                barren.add(option[2])
                 continue
+            found = self.count
             self._place(cell, option, -1)
             self.run(narrowed)
             self._place(cell, option, +1)
+            if self.count == found:
+                barren.add(option[2])
 
-    def _fewest(self, domains: Domains) -> tuple[Cell, list[Option]]:
+    def _fewest(self, domains: Domains) -> tuple[Cell, list[Option]] | None:
         """The empty cell with the fewest candidates, and those (ties: the first in reading
-        order)."""
+        order); None if it has none left (a :data:`LONG` list counts used pieces)."""
         best = min(((len(o), cell) for cell, o in domains.items()), default=None)
         for cell in self._open_cells(domains, None if best is None else best[0]):
             kind = self.table.kind_of[cell]
@@ -174,7 +195,10 @@ class _Search:
                 best = (len(options), cell)
                 domains = {**domains, cell: options}
         assert best is not None  # some cell is empty
-        return best[1], domains[best[1]]
+        options = domains[best[1]]
+        if len(options) > LONG:
+            options = [o for o in options if o[0] not in self.used]
+        return (best[1], options) if options else None
 
     def _open_cells(self, domains: Domains, below: int | None) -> list[Cell]:
         """Of each kind that may have at most ``below`` candidates (every kind when None), its
@@ -203,8 +227,16 @@ class _Search:
             if other == cell:
                 continue
             need = facing.pop(other, None)
+            exact = len(options) <= LONG
+            if need is None and not exact:
+                narrowed[other] = options  # kept as it is: used pieces are dropped later
+                continue
             kept = [
-                o for o in options if o[0] != piece and (need is None or o[2][need[0]] == need[1])
+                o
+                for o in options
+                if o[0] != piece
+                and (need is None or o[2][need[0]] == need[1])
+                and (exact or o[0] not in self.used)
             ]
             if not kept:
                 return None
