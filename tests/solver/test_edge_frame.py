@@ -4,6 +4,7 @@ test_edge_search.py and against the row scan, which those check."""
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -498,3 +499,20 @@ def test_progress_tells_of_the_listing_then_every_subtree_in_turn() -> None:
     assert [done for done, _, _ in counting] == list(range(1, tally.tasks + 1))
     assert {(total, stage) for _, total, stage in counting} == {(tally.tasks, parallel.COUNTING)}
     assert [done for done, _, _ in calls[:listing]] == list(range(1, listing + 1))
+
+
+def test_a_count_with_little_time_left_does_not_compile_the_written_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Compiling the loops written for a 5 x 5 inside took 23-27 s for a kind of puzzle not
+    # met before, past a short limit; with less than NESTED_TIME_LEFT left, the listing of
+    # the bottoms (and the split count after it) runs the one loop instead.
+    from asterion.solver import edge_frame_nested
+
+    loaded: list[str] = []
+    monkeypatch.setattr(edge_frame_nested, "load", loaded.append)
+    edge_frame._nested_search.cache_clear()  # loops an earlier test loaded would be reused
+    frame = frame_of(generate(7, 7, 3, 6, seed=0))
+    sieve, nodes = parallel.fill_sieve(frame, 2, time.perf_counter() + 1.0, log=20)
+    assert sieve is None and nodes > 0  # cut short by the deadline, having listed some
+    assert loaded == []

@@ -242,7 +242,7 @@ def count_by_frame(
         nodes += whole.nodes + fill_nodes
         if filled is not None:
             sieve = filled.probing(frame.side)
-        long_count = frame.side in NESTED_SIDES
+        long_count = frame.side in NESTED_SIDES and _nested_affordable(deadline)
     prefixes, depth, listed = list_frame_prefixes(frame, TASKS)
     nodes += listed
     if len(prefixes) == 0:
@@ -272,6 +272,7 @@ def fill_sieve(
     and placements on any number."""
     unturned = without_turn_rule(frame)
     leaf = bottom_rows(frame.side) * frame.side
+    written = frame.side in NESTED_SIDES and _nested_affordable(deadline)
     prefixes, depth, nodes = list_frame_prefixes(unturned, TASKS, deepest=leaf)
     sieves: list[Sieve] = []
     done = [0, nodes]  # subtrees listed whole, placements
@@ -288,7 +289,6 @@ def fill_sieve(
             if task is None:
                 break
             prefix = (prefixes[task], depth)
-            written = frame.side in NESTED_SIDES
             listing = FrameRun(
                 unturned, 1 << 62, 0, prefix, leaf, sieve=mine.filling(), nested=written
             )
@@ -491,6 +491,15 @@ SCAN_ORDERED_SLICE = 1 << 22
 """Steps of a raced scan per turn it is given (some 0.2 s)."""
 
 SCAN, FRAME = 0, 1
+
+NESTED_TIME_LEFT = 120.0
+"""Seconds a count must have left to run the written loops (:data:`.edge_frame.NESTED_SIDES`):
+compiling them for a kind of puzzle not met before took 23-27 s on 7x7 sets, which a count
+with a short limit spent past its deadline (benchmarks, twenty-second round)."""
+
+
+def _nested_affordable(deadline: float) -> bool:
+    return deadline - time.perf_counter() >= NESTED_TIME_LEFT
 
 
 def first_frame(problem: EdgeProblem, tables: search.Tables) -> FrameTables | None:
