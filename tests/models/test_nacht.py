@@ -7,6 +7,8 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from nacht_charts import unit_viewport, woven_chart
 
 from asterion.models.edges import BORDER, EdgeProblem, Placement, check_arrangement
@@ -24,6 +26,7 @@ from asterion.models.nacht import (
     derived_chamfers,
     edge_problem,
     mirror,
+    shape,
     turn_chamfers,
 )
 from asterion.models.nacht_cut import Chart, ChartConstellation, cut
@@ -153,6 +156,23 @@ def test_mirror_and_close() -> None:
     assert not close(((0.3, "A"),), ((0.3, "B"),))
     assert not close(((0.3, "A"),), ((0.3, "A"), (0.5, "A")))
     assert close((), ())
+
+
+_signatures = st.lists(st.tuples(st.floats(0, 1), st.sampled_from("ABC")), max_size=4).map(
+    lambda fragments: tuple(sorted(fragments))
+)
+
+
+@given(_signatures, _signatures, st.sampled_from([0.0, 0.02, 0.5]))
+def test_close_signatures_have_one_shape(
+    a: tuple[tuple[float, str], ...], b: tuple[tuple[float, str], ...], tolerance: float
+) -> None:
+    # The verifier and the encoding compare only signatures of one shape (the fragments per
+    # constellation): that must lose no pair that close() would match.
+    if close(a, b, tolerance):
+        assert shape(a) == shape(b)
+    same_shape = tuple(sorted((min(o + 0.001, 1.0), name) for o, name in a))
+    assert close(a, same_shape, 0.02) and shape(same_shape) == shape(a)
 
 
 # -- the encoding ---------------------------------------------------------------------------------

@@ -147,6 +147,16 @@ def close(a: Sequence[Fragment], b: Sequence[Fragment], tolerance: float = TOLER
     )
 
 
+def shape(signature: Sequence[Fragment]) -> tuple[tuple[str, int], ...]:
+    """How many fragments of each constellation: :func:`close` signatures have the same
+    shape, so only signatures of one shape need comparing (a 32 x 32 set has thousands of
+    sides, and comparing every pair took some 20 s)."""
+    counts: dict[str, int] = {}
+    for _, name in signature:
+        counts[name] = counts.get(name, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
 def _by_name(signature: Sequence[Fragment]) -> dict[str, list[float]]:
     grouped: dict[str, list[float]] = {}
     for offset, name in signature:
@@ -287,10 +297,13 @@ def _groups(
             i = parent[i]
         return i
 
+    alike: dict[tuple[tuple[str, int], ...], list[int]] = {}
     for i, a in enumerate(signatures):
-        for j in range(i):
+        earlier = alike.setdefault(shape(a), [])
+        for j in earlier:
             if close(a, signatures[j], tolerance):
                 parent[root(i)] = root(j)
+        earlier.append(i)
     groups: dict[int, list[tuple[Fragment, ...]]] = {}
     for i, signature in enumerate(signatures):
         groups.setdefault(root(i), []).append(signature)

@@ -24,6 +24,7 @@ from asterion.models.edges import Arrangement, Placement
 from asterion.models.nacht import (
     CORNERS,
     SIDES,
+    Fragment,
     Role,
     Tile,
     TileSet,
@@ -32,6 +33,7 @@ from asterion.models.nacht import (
     edge_problem,
     global_point,
     mirror,
+    shape,
     turn_chamfers,
     turn_point,
 )
@@ -248,6 +250,9 @@ def _turned_tile(tile: Tile, turns: int) -> Tile:
 def fragment_findings(tileset: TileSet) -> list[Finding]:
     """Check 2: each side's fragments continue on some other tile's side; none on the border."""
     sides = [(tile, side, tile.fragments(side)) for tile in tileset.tiles for side in SIDES]
+    of_shape: dict[tuple[tuple[str, int], ...], list[tuple[Tile, str, tuple[Fragment, ...]]]] = {}
+    for entry in sides:
+        of_shape.setdefault(shape(entry[2]), []).append(entry)
     found = []
     for tile, side, signature in sides:
         if not signature:
@@ -265,7 +270,7 @@ def fragment_findings(tileset: TileSet) -> list[Finding]:
         wanted = mirror(signature)
         partners = [
             (other, other_side)
-            for other, other_side, theirs in sides
+            for other, other_side, theirs in of_shape.get(shape(wanted), [])
             if other is not tile
             and (tileset.rotations or other_side == _opposite(side))
             and close(theirs, wanted, tileset.tolerance)
