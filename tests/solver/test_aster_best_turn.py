@@ -47,6 +47,32 @@ def test_hand_worked_prefers_value_over_fewer_actions() -> None:
         )
 
 
+def test_building_the_model_counts_against_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 200-action list took 6.8 s to build, past a 2 s limit. Here the clock runs a second
+    # each time it is read, so the limit passes while the slots are being built: unknown,
+    # where the same turn is otherwise answered (the hand-worked example above).
+    import asterion.solver.aster_plan as aster_plan
+
+    state = _state(
+        {
+            "stars": {"4N": "red", "4S": "red", "C": "blue"},
+            "player": "red",
+            "actions": ["generate_targeted", "nudge", "supernova", "move_line"],
+            "offer": ["CMi", "Sge"],
+        }
+    )
+    assert best_turn(state, time_limit=3.0).status is Status.OPTIMAL
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+
+    monkeypatch.setattr(aster_plan.time, "perf_counter", clock)
+    answer = best_turn(state, time_limit=3.0)
+    assert (answer.status, answer.best) == (Status.UNKNOWN, None)
+
+
 def test_base_card_in_offer_is_an_input_error() -> None:
     state = _state({"player": "red", "actions": []})
     with pytest.raises(InputError, match="base card"):

@@ -20,7 +20,7 @@ from asterion.errors import InputError
 from asterion.models.aster import AsterState, Claim, apply
 from asterion.models.aster_board import Point
 from asterion.models.aster_cards import Card
-from asterion.solver.aster_plan import build_dynamics, extract_plan
+from asterion.solver.aster_plan import OutOfTime, build_dynamics, check_clock, extract_plan
 from asterion.solver.aster_reach import (
     DEFAULT_MAX_STATES,
     BreadthFirst,
@@ -110,15 +110,26 @@ def best_turn(
 ) -> BestTurnAnswer:
     """The best turn by CP-SAT: maximize ``(slots + 1) · (points + own stars) − actions``."""
     started = time.perf_counter()
+    try:  # the model's building counts against the time limit
+        return _best_turn(state, offer, started + time_limit, seed)
+    except OutOfTime:
+        return BestTurnAnswer(Status.UNKNOWN, None, "cp-sat", time.perf_counter() - started)
+
+
+def _best_turn(
+    state: AsterState, offer: Sequence[str] | None, deadline: float, seed: int
+) -> BestTurnAnswer:
+    started = time.perf_counter()
     cards = offered_cards(state, offer)
     slots = ReachQuestion(state, ()).slots
-    planner = build_dynamics(state, slots)
+    planner = build_dynamics(state, slots, deadline)
     model, final, player = planner.model, planner.final, state.player
 
     # One claim: a card and one of its placements, all of whose points hold a star.
     claim: dict[tuple[str, frozenset[Point]], cp_model.IntVar] = {}
     value_terms: list[cp_model.LinearExprT] = []
     for card in cards:
+        check_clock(deadline)
         for placement in state.rules.placements_of(card):
             var = model.new_bool_var(f"claim_{card.abbr}_{len(claim)}")
             for v in sorted(placement, key=state.rules.board.index.__getitem__):
@@ -140,7 +151,7 @@ def best_turn(
         scale * (weight * cp_model.LinearExpr.sum(value_terms) - planner.actions_used()) - order
     )
 
-    solver = make_solver(time_limit, seed)
+    solver = make_solver(max(deadline - time.perf_counter(), 0.01), seed)
     status = cp_status(solver.solve(model))
     if not status.has_value:
         return BestTurnAnswer(status, None, "cp-sat", time.perf_counter() - started)

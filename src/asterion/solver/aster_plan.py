@@ -273,9 +273,22 @@ def _slot_choices(ctx: _SlotContext, kind: ActionKind) -> list[_Choice]:
 # -- the model ----------------------------------------------------------------------------------
 
 
-def build_dynamics(state: AsterState, slots: tuple[Slot, ...]) -> PlannerModel:
+class OutOfTime(Exception):
+    """The deadline passed while a model was being built (some 34 ms a slot: a 200-action
+    list took 6.8 s, past a 2 s limit)."""
+
+
+def check_clock(deadline: float) -> None:
+    if time.perf_counter() > deadline:
+        raise OutOfTime
+
+
+def build_dynamics(
+    state: AsterState, slots: tuple[Slot, ...], deadline: float = float("inf")
+) -> PlannerModel:
     """Data, variables, one helper per action kind, frame equations: every board the slots
-    can lead to, with no target and no objective yet."""
+    can lead to, with no target and no objective yet. :class:`OutOfTime` if ``deadline``
+    passes on the way."""
     board, player = state.board, state.player
     colors = relevant_colors(state)
     cap = state.rules.stars_per_color
@@ -288,6 +301,7 @@ def build_dynamics(state: AsterState, slots: tuple[Slot, ...]) -> PlannerModel:
     # Each slot: skipped, or used by exactly one choice of its kind.
     skip, choices = [], []
     for t, slot in enumerate(slots):
+        check_clock(deadline)
         change = _Transition()
         ctx = _SlotContext(model, board, colors, player, layers[t], change, t)
         options = _slot_choices(ctx, slot.kind)
