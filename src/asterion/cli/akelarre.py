@@ -308,7 +308,9 @@ def plan(
     first: Annotated[int, typer.Option(help="The first player on the first turn.")] = 0,
     state_file: StateOpt = None,
     method: Annotated[str, typer.Option(help="cp-sat or search.")] = "cp-sat",
-    time_limit: Annotated[float, typer.Option(min=0.01, help="Seconds for CP-SAT.")] = 10.0,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds before answering unknown (exit 3).")
+    ] = 10.0,
     payouts: PayoutsOpt = None,
     supply: SupplyOpt = None,
     objectives: ObjectivesOpt = None,
@@ -341,7 +343,7 @@ def plan(
     answer = (
         plan_cp_sat(instance, time_limit=time_limit)
         if method == "cp-sat"
-        else plan_search(instance)
+        else plan_search(instance, time_limit=time_limit)
     )
     if json_out:
         print_json(answer.to_data())

@@ -230,15 +230,25 @@ def _checked(instance: PlanInstance, plan: tuple[Destination, ...]) -> AkelarreS
 # -- the baseline: breadth-first search ----------------------------------------------------------
 
 
-def plan_search(instance: PlanInstance, max_turns: int | None = None) -> PlanAnswer:
-    """Breadth-first over the engine's states, a level per turn (the exact baseline)."""
+def plan_search(
+    instance: PlanInstance,
+    max_turns: int | None = None,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> PlanAnswer:
+    """Breadth-first over the engine's states, a level per turn (the exact baseline); unknown
+    past ``time_limit`` seconds (read at every state: a 3-player level took some 16 s)."""
     start = time.perf_counter()
+    deadline = start + time_limit
     horizon = min(instance.horizon, max_turns or instance.horizon)
     level: dict[AkelarreState, tuple[Destination, ...]] = {instance.state: ()}
     seen = 0
     for turn_index in range(horizon):
         following: dict[AkelarreState, tuple[Destination, ...]] = {}
         for state, plan in level.items():
+            if time.perf_counter() > deadline:
+                elapsed = time.perf_counter() - start
+                return PlanAnswer(Status.UNKNOWN, None, (), None, elapsed, "search")
             for mine in _options(instance, turn_index):
                 after, _ = resolve_turn(state, instance.profile(turn_index, mine))
                 if instance.done(after) == len(instance.objectives):
