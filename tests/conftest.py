@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -19,3 +20,21 @@ def _no_compile_thread_left_running() -> Iterator[None]:
     thread = stellar_solo_flow._compiling
     if thread is not None and thread.is_alive():
         thread.join(stellar_solo_flow.COMPILE_WAIT)
+
+
+@pytest.fixture
+def fast_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call it, and from then on ``time.perf_counter`` runs one second each time it is read:
+    any deadline passes after a few readings, however fast the machine, so a test can check
+    that a solver reads its clock where it must (no timing asserts)."""
+
+    def install() -> None:
+        now = [0.0]
+
+        def clock() -> float:
+            now[0] += 1.0
+            return now[0]
+
+        monkeypatch.setattr(time, "perf_counter", clock)
+
+    return install

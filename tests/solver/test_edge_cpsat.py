@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -415,25 +415,11 @@ def test_a_search_stopped_by_time_is_not_a_no() -> None:
         assert check_arrangement(big, arrangement) == []
 
 
-class _FastClock:
-    """A clock that runs one second each time it is read, so that any deadline passes
-    after a few readings, however fast the machine."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
-def test_building_the_model_counts_against_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_building_the_model_counts_against_the_time_limit(fast_clock: Callable[[], None]) -> None:
     # A 32 x 32 set has millions of Booleans: building them once took a minute under a
     # five-second limit. Here each cell built reads the clock; 3 readings exhaust the limit,
     # so the 4 x 4 model is never finished, let alone solved.
-    import asterion.solver.edge_cpsat as edge_cpsat
-
-    monkeypatch.setattr(edge_cpsat.time, "perf_counter", _FastClock())
+    fast_clock()
     problem = solved_problem(4, 4, 2, random.Random(0), rotations=True)
     result = cp_arrangements(problem, time_limit=3.0)
     assert (result.status, result.count, result.complete) == (Status.UNKNOWN, 0, False)

@@ -8,6 +8,7 @@ so a count that agrees with it is right for an independent reason.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -138,16 +139,10 @@ def test_auto_sends_a_larger_crowded_set_straight_to_the_search() -> None:
     assert choose_engine(generate(6, 6, 3, 5, seed=0)) == "search"
 
 
-def test_the_clock_is_read_at_every_node(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_clock_is_read_at_every_node(fast_clock: Callable[[], None]) -> None:
     # On a large set a node can take a millisecond or more: the deadline is checked at each
     # one, not every few hundred. Each reading of this clock moves it one second on.
-    now = [0.0]
-
-    def clock() -> float:
-        now[0] += 1.0
-        return now[0]
-
-    monkeypatch.setattr(edge_propagate.time, "perf_counter", clock)
+    fast_clock()
     result = propagate_arrangements(generate(6, 6, 2, 3, seed=1), count_limit=2, time_limit=5)
     assert result.status is Status.UNKNOWN and not result.complete
     assert result.nodes == 6  # the start read 1, node k reads k + 1: past 1 + 5 at node 6
