@@ -195,17 +195,26 @@ Cell = tuple[int, int]
 """(row, column), row 0 = north."""
 
 
+def outside_of(problem: EdgeProblem, cell: Cell) -> tuple[bool, bool, bool, bool]:
+    """Which sides of ``cell`` lie on the picture's outside (N, E, S, W)."""
+    r, c = cell
+    return (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
+
+
+def fits_outside(colors: Piece, outside: tuple[bool, bool, bool, bool]) -> bool:
+    """Border colors exactly on the outside sides."""
+    return all((color == BORDER) == out for color, out in zip(colors, outside, strict=True))
+
+
 def allowed(problem: EdgeProblem, cell: Cell) -> list[tuple[int, int]]:
     """The (piece, turns) that may sit in ``cell``: border colors exactly on its outside."""
-    r, c = cell
-    outside = (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
-    options = []
-    for index, piece in enumerate(problem.pieces):
-        for k in orientations(piece, problem.rotations):
-            colors = turn(piece, k)
-            if all((color == BORDER) == out for color, out in zip(colors, outside, strict=True)):
-                options.append((index, k))
-    return options
+    outside = outside_of(problem, cell)
+    return [
+        (index, k)
+        for index, piece in enumerate(problem.pieces)
+        for k in orientations(piece, problem.rotations)
+        if fits_outside(turn(piece, k), outside)
+    ]
 
 
 def anchor_piece(problem: EdgeProblem) -> int | None:

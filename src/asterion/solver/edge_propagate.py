@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from asterion.models.edges import (
-    BORDER,
     EAST,
     NORTH,
     SOUTH,
@@ -47,7 +46,9 @@ from asterion.models.edges import (
     anchor_cells,
     anchor_piece,
     check_arrangement,
+    fits_outside,
     orientations,
+    outside_of,
     turn,
 )
 from asterion.solver.edge_result import EdgeSearchResult, edge_status
@@ -82,7 +83,7 @@ class _Table:
     every option (a 32 x 32 set has some 4,000 options a cell)."""
 
     def __init__(self, problem: EdgeProblem) -> None:
-        self.kind_of = {cell: _kind(problem, cell) for cell in problem.cells()}
+        self.kind_of = {cell: outside_of(problem, cell) for cell in problem.cells()}
         self.cells_of: dict[Kind, list[Cell]] = {}
         for cell, kind in self.kind_of.items():  # (in reading order)
             self.cells_of.setdefault(kind, []).append(cell)
@@ -102,7 +103,7 @@ class _Table:
             self.options[kind] = [
                 option
                 for option in oriented
-                if _outside_fits(option[2], kind) and (option[0] != anchor or kind in anchored)
+                if fits_outside(option[2], kind) and (option[0] != anchor or kind in anchored)
             ]
             for option in self.options[kind]:
                 for side in range(4):
@@ -111,16 +112,6 @@ class _Table:
         for kind, options in self.options.items():
             for piece in sorted({option[0] for option in options}):
                 self.kinds_of_piece.setdefault(piece, []).append(kind)
-
-
-def _kind(problem: EdgeProblem, cell: Cell) -> Kind:
-    r, c = cell
-    return (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
-
-
-def _outside_fits(colors: tuple[int, int, int, int], kind: Kind) -> bool:
-    """Border colors exactly on the outside."""
-    return all((color == BORDER) == out for color, out in zip(colors, kind, strict=True))
 
 
 @dataclass
