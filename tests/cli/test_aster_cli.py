@@ -140,6 +140,14 @@ def test_perft_over_its_state_limit_names_the_file(tmp_path: Path) -> None:
     assert err.startswith(f"asterion: error: {state}: actions: ") and "5 search states" in err
 
 
+def test_perft_refuses_a_state_limit_past_its_cap(tmp_path: Path) -> None:
+    # 2,000,000 states took 156 s and 2 GB; a limit of 10^18 was accepted.
+    state = write(tmp_path, HAND_WORKED)
+    code, out, err = run("aster", "perft", state, "--max-states", str(10**18))
+    assert (code, out) == (2, "")
+    assert "--max-states" in err and "10000000" in err
+
+
 # -- bad input: one line on stderr, exit 2 ----------------------------------------------------
 
 

@@ -39,7 +39,7 @@ from asterion.render.aster_text import board_text
 from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
-from asterion.solver.aster_perft import DEFAULT_MAX_STATES, perft
+from asterion.solver.aster_perft import DEFAULT_MAX_STATES, MAX_STATES, perft
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
 from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachQuestion
 from asterion.solver.aster_reach_portfolio import Engine
@@ -387,7 +387,12 @@ def _print_placements(label: str, group: str, rows: list[dict[str, Any]], best: 
 def perft_command(
     state_file: StateArg = None,
     max_states: Annotated[
-        int, typer.Option(min=1, help="Refuse positions that need more search states than this.")
+        int,
+        typer.Option(
+            min=1,
+            max=MAX_STATES,
+            help="Refuse positions that need more search states than this (some 13,000 a second).",
+        ),
     ] = DEFAULT_MAX_STATES,
     json_out: JsonOpt = False,
 ) -> None:
