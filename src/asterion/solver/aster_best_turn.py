@@ -20,7 +20,7 @@ from asterion.errors import InputError
 from asterion.models.aster import AsterState, Claim, apply
 from asterion.models.aster_board import Point
 from asterion.models.aster_cards import Card
-from asterion.solver.aster_plan import OutOfTime, build_dynamics, check_clock, extract_plan
+from asterion.solver.aster_plan import build_dynamics, extract_plan
 from asterion.solver.aster_reach import (
     DEFAULT_MAX_STATES,
     BreadthFirst,
@@ -30,7 +30,14 @@ from asterion.solver.aster_reach import (
     certify,
     steps_to,
 )
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_solver
+from asterion.solver.result import (
+    DEFAULT_TIME_LIMIT,
+    OutOfTime,
+    Status,
+    check_clock,
+    cp_status,
+    make_solver,
+)
 
 
 @dataclass(frozen=True)

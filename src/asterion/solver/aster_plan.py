@@ -26,7 +26,13 @@ from asterion.models.aster import Action, AsterState, Color
 from asterion.models.aster_board import Board, Point
 from asterion.models.aster_cards import ActionKind
 from asterion.solver.aster_reach import PlanStep, ReachAnswer, ReachQuestion, Slot, certify
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status, cp_status, make_solver
+from asterion.solver.result import (
+    DEFAULT_TIME_LIMIT,
+    Status,
+    check_clock,
+    cp_status,
+    make_solver,
+)
 
 LinearTerm = cp_model.LinearExprT
 
@@ -273,21 +279,11 @@ def _slot_choices(ctx: _SlotContext, kind: ActionKind) -> list[_Choice]:
 # -- the model ----------------------------------------------------------------------------------
 
 
-class OutOfTime(Exception):
-    """The deadline passed while a model was being built (some 34 ms a slot: a 200-action
-    list took 6.8 s, past a 2 s limit)."""
-
-
-def check_clock(deadline: float) -> None:
-    if time.perf_counter() > deadline:
-        raise OutOfTime
-
-
 def build_dynamics(
     state: AsterState, slots: tuple[Slot, ...], deadline: float = float("inf")
 ) -> PlannerModel:
     """Data, variables, one helper per action kind, frame equations: every board the slots
-    can lead to, with no target and no objective yet. :class:`OutOfTime` if ``deadline``
+    can lead to, with no target and no objective yet. ``OutOfTime`` if ``deadline``
     passes on the way."""
     board, player = state.board, state.player
     colors = relevant_colors(state)

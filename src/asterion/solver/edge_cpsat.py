@@ -42,11 +42,7 @@ from asterion.models.edges import (
     turn,
 )
 from asterion.solver.edge_result import EdgeSearchResult, edge_status
-from asterion.solver.result import DEFAULT_TIME_LIMIT, make_solver
-
-
-class _OutOfTime(Exception):
-    """The deadline passed while the model was being built."""
+from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, check_clock, make_solver
 
 
 class _Model:
@@ -58,7 +54,7 @@ class _Model:
         anchor = anchor_piece(problem) if problem.whole_turns() > 1 else None
         anchor_at = set(anchor_cells(problem))
         for cell in problem.cells():
-            self._check_clock()
+            check_clock(self.deadline)
             for piece, k in allowed(problem, cell):
                 if piece == anchor and cell not in anchor_at:
                     continue
@@ -74,10 +70,6 @@ class _Model:
             self.model.add_exactly_one(by_piece[piece])
         self._add_edges()
 
-    def _check_clock(self) -> None:
-        if time.perf_counter() > self.deadline:
-            raise _OutOfTime
-
     def _side_sums(self, cell: Cell, side: int, mated: bool) -> dict[int, list[cp_model.IntVar]]:
         sums: dict[int, list[cp_model.IntVar]] = defaultdict(list)
         for piece, k, var in self.at[cell]:
@@ -88,7 +80,7 @@ class _Model:
     def _add_edges(self) -> None:
         problem = self.problem
         for r, c in problem.cells():
-            self._check_clock()
+            check_clock(self.deadline)
             pairs = []
             if c + 1 < problem.width:
                 pairs.append(((r, c + 1), EAST, WEST))
@@ -140,7 +132,7 @@ def cp_arrangements(
     started = time.perf_counter()
     try:
         model = _Model(problem, started + time_limit)
-    except _OutOfTime:
+    except OutOfTime:
         return EdgeSearchResult(
             status=edge_status(0, reached=False, exhausted=False),
             count=0,

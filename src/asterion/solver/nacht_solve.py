@@ -45,8 +45,8 @@ and most first arrangements and uniqueness proofs on 5x5 3/4 (benchmarks, twenty
 round)."""
 PROPAGATE_FIRST_PIECES = 25
 """Larger crowded sets go straight to the search: ``propagate`` settles few of them in a
-small budget, and its set-up grows with the grid (5,000 nodes took 0.14 s on a 7x7, 0.59 s
-on a 10x10, 5.3 s on a 16x16)."""
+small budget (none of 6x6 3/5 seeds 0-3), and 5,000 nodes cost more as the grid grows (0.11
+s on a 6x6 to 8x8, 0.15 s on a 10x10, 0.56 s on a 16x16)."""
 
 Engine = Callable[..., EdgeSearchResult]
 
