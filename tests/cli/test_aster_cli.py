@@ -217,6 +217,7 @@ def test_demo_writes_pictures(tmp_path: Path) -> None:
     pictures = sorted(p.name for p in tmp_path.glob("*.svg"))
     assert "aster-board.svg" in pictures and len(pictures) >= 2
     assert "33 points" in out
+    assert "generated 7x7 edge-matching puzzle (3 frame, 6 inner colors): arranged" in out
 
 
 def test_bad_catalog_file_is_one_line(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import typer
 
 from asterion import __version__
 from asterion.cli._common import console, reports_input_errors
+from asterion.solver.compile_clock import compile_clock
 
 GROUPS = ("aster", "stellar", "nacht", "sky", "akelarre", "puzzles")
 """The command groups, each the ``app`` of the module ``asterion.cli.<name>``.
@@ -99,6 +100,7 @@ def main() -> None:
         # A reader that stops early (`| head`) ends the command as it ends any Unix tool
         # (status 141 in the shell), not with status 1, which here means "no".
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    compile_clock.on_first_compile(_tell_compiling)
     app = build_app(groups_needed(sys.argv[1:]))
     try:
         try:
@@ -113,6 +115,16 @@ def main() -> None:
         sys.exit(1)
     # Without standalone mode, typer returns the status a command raised with typer.Exit.
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _tell_compiling() -> None:
+    """Why a machine's first solve is slow (said once, on stderr, where ``--json`` readers do
+    not look)."""
+    print(
+        "asterion: compiling the search loops for this machine, once (some 10-30 s; numba caches"
+        " them for later runs; the edge-matching search does not count it in --time-limit)",
+        file=sys.stderr,
+    )
 
 
 def _usage_failed(error: Exception) -> None:

@@ -60,7 +60,14 @@ CountOpt = Annotated[
     int,
     typer.Option("--count-limit", min=1, max=MAX_COUNT_LIMIT, help="Count arrangements up to N."),
 ]
-TimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
+TimeOpt = Annotated[
+    float,
+    typer.Option(
+        min=0.01,
+        help="Seconds before answering 'unknown' (a machine's first search also compiles its "
+        "loops, once, uncounted).",
+    ),
+]
 EngineOpt = Annotated[
     str,
     typer.Option(

@@ -72,6 +72,7 @@ from asterion.models.edges import (
     turn,
 )
 from asterion.solver import edge_search_kernel as kernel
+from asterion.solver.compile_clock import search_clock
 from asterion.solver.edge_result import EdgeSearchResult, Progress, edge_status
 from asterion.solver.edge_search_kernel import EXHAUSTED, LIMIT, RUNNING
 from asterion.solver.numba_loops import HAVE_NUMBA
@@ -740,7 +741,8 @@ def search_arrangements(
         How many of the first arrangements to return (each re-checked edge by edge).
     time_limit : float
         Seconds; when the clock stops the search the status is FEASIBLE or UNKNOWN, never
-        INFEASIBLE.
+        INFEASIBLE. Seconds numba spends compiling the loops (a machine's first run) do not
+        count (:mod:`.compile_clock`).
     race : bool or None
         Run the :func:`race_variants` side by side in equal slices and answer with the first
         to finish (to find one arrangement fast); with ``count_limit`` 1, randomized restarts
@@ -770,6 +772,7 @@ def search_arrangements(
     from asterion.solver import edge_search_parallel as parallel  # it builds on this module
 
     began = time.perf_counter()
+    start = search_clock()  # stands still while numba compiles (a machine's first run)
     _validate(problem, count_limit, keep)
     threads = parallel.default_threads() if threads is None else threads
     if threads < 1:
@@ -789,13 +792,13 @@ def search_arrangements(
         )
 
     racing = count_limit == 1 if race is None else race
-    deadline = began + time_limit
+    deadline = start + time_limit
     restarts = parallel.Restarts(threads)
     winner: Run | parallel.Tally | None = None
     if racing:
         runs = [Run(problem, v, count_limit, keep) for v in race_variants(problem)]
         if count_limit == 1:
-            until = began + RESTART_SHARE * time_limit
+            until = start + RESTART_SHARE * time_limit
             winner = restarts.run(problem, runs, keep, until, deadline)
         if winner is None and not restarts.exhaustive:
             winner = parallel.race(runs, deadline, threads)
@@ -879,9 +882,9 @@ def run_alone(run: S, deadline: float, stop: Callable[[], bool] | None = None) -
     ``stop()`` says so (another thread's answer made this one moot)."""
     budget = FIRST_SLICE
     while True:
-        slice_start = time.perf_counter()
+        slice_start = search_clock()
         run.advance(budget)
-        now = time.perf_counter()
+        now = search_clock()
         if run.outcome != RUNNING or now >= deadline or (stop is not None and stop()):
             return run
         took = max(now - slice_start, 1e-4)

@@ -31,6 +31,7 @@ import numpy as np
 
 from asterion.models.edges import BORDER, EdgeProblem
 from asterion.solver import edge_search as search
+from asterion.solver.compile_clock import search_clock
 from asterion.solver.edge_frame import (
     NESTED_SIDES,
     NO_SIEVE,
@@ -229,7 +230,7 @@ def count_by_frame(
     if frame.square and frame.side in sieving.sides and count_limit >= sieving.min_limit:
         whole = FrameRun(frame, count_limit, keep)
         while whole.outcome == RUNNING and whole.nodes < sieving.after:
-            if time.perf_counter() >= deadline:
+            if search_clock() >= deadline:
                 break
             whole.advance(min(1 << 22, sieving.after))
         if whole.outcome != RUNNING:
@@ -283,7 +284,7 @@ def fill_sieve(
     def work() -> None:
         mine = new_sieve(frame.side, log)
         listed = [0, 0]
-        while time.perf_counter() < deadline:
+        while search_clock() < deadline:
             with lock:
                 task = next(tasks, None)
             if task is None:
@@ -352,7 +353,7 @@ def _run_tasks(
     def work() -> None:
         memo = new_memo()
         first = True  # each thread gets at least one slice, as one run alone would
-        while (first or time.perf_counter() < deadline) and (task := board.take()) is not None:
+        while (first or search_clock() < deadline) and (task := board.take()) is not None:
             first = False
             run = search.run_alone(task_run(task, count_limit, memo), deadline, board.stopped)
             board.finish(task, run)
@@ -433,7 +434,7 @@ def race(runs: list[search.Run], deadline: float, threads: int = 1) -> search.Ru
 
     def settle() -> None:  # run by one thread once every thread has ended its round
         nonlocal over
-        over = time.perf_counter() >= deadline or any(r.outcome != RUNNING for r in runs)
+        over = search_clock() >= deadline or any(r.outcome != RUNNING for r in runs)
 
     settle()
     rounds = threading.Barrier(lanes, action=settle)
@@ -499,7 +500,7 @@ with a short limit spent past its deadline (benchmarks, twenty-second round)."""
 
 
 def _nested_affordable(deadline: float) -> bool:
-    return deadline - time.perf_counter() >= NESTED_TIME_LEFT
+    return deadline - search_clock() >= NESTED_TIME_LEFT
 
 
 def first_frame(problem: EdgeProblem, tables: search.Tables) -> FrameTables | None:
@@ -594,7 +595,7 @@ class Restarts:
             until = deadline
 
         def work() -> None:
-            while time.perf_counter() < until and (k := self._take()) is not None:
+            while search_clock() < until and (k := self._take()) is not None:
                 run, made = self._turn(problem, runs, keep, k, until)
                 with self._lock:
                     self._nodes[k] = made
@@ -676,7 +677,7 @@ class Restarts:
         return run, run.nodes
 
     def _advance(self, run: search.Slices, left: int, k: int, until: float) -> None:
-        while left > 0 and run.outcome == RUNNING and time.perf_counter() < until:
+        while left > 0 and run.outcome == RUNNING and search_clock() < until:
             if self._beaten(k):  # a lower turn answered: this one cannot matter
                 break
             run.advance(min(left, search.RACE_SLICE))
@@ -687,7 +688,7 @@ class Restarts:
         thread): its work is then the same whatever the threads' timing."""
         run = self._ordered[i]  # planned only where the frame method applies
         with self._ordered_turns:
-            while self._ordered_done[i] < j - 1 and time.perf_counter() < until:
+            while self._ordered_done[i] < j - 1 and search_clock() < until:
                 if self._finished and min(self._finished) < k:
                     break
                 self._ordered_turns.wait(0.01)

@@ -1,11 +1,14 @@
 """The one switch for the compiled loops (the edge-matching search, the Stellar flow check):
 numba compiles a decorated function (cached on disk, releasing the interpreter lock); without
-numba the same code runs as plain Python, correct and far slower."""
+numba the same code runs as plain Python, correct and far slower. Numba's compiles are timed
+by :data:`.compile_clock.compile_clock`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from asterion.solver.compile_clock import compile_clock
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,9 +29,21 @@ try:
     from numba import njit as _numba_njit  # type: ignore[import-untyped,unused-ignore]
     from numba import types as _types
     from numba.core import cgutils
+    from numba.core import event as _event
     from numba.extending import intrinsic
 
     HAVE_NUMBA = True
+
+    # Told of each compile (its "numba:compile" event), so that searches can leave it out of
+    # their time limits.
+    class _CompileListener(_event.Listener):  # type: ignore[misc,unused-ignore]
+        def on_start(self, event: Any) -> None:
+            compile_clock.started()
+
+        def on_end(self, event: Any) -> None:
+            compile_clock.ended()
+
+    _event.register("numba:compile", _CompileListener())  # type: ignore[no-untyped-call]
 
     def compiled(func: F) -> F:
         return _numba_njit(cache=True, nogil=True)(func)  # type: ignore[return-value]
