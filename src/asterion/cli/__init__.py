@@ -121,8 +121,8 @@ def _tell_compiling() -> None:
     """Why a machine's first solve is slow (said once, on stderr, where ``--json`` readers do
     not look)."""
     print(
-        "asterion: compiling the search loops for this machine, once (some 10-30 s; numba caches"
-        " them for later runs; the edge-matching search does not count it in --time-limit)",
+        "asterion: compiling the search loops for this machine, once (some 10-30 s, not counted"
+        " in --time-limit; numba caches them for later runs)",
         file=sys.stderr,
     )
 

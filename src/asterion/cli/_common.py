@@ -93,6 +93,14 @@ class ProgressCallback(Protocol):
     def __call__(self, done: int, total: int, stage: str | None = None) -> None: ...
 
 
+SEARCH_TIME_HELP = (
+    "Seconds before answering 'unknown' (a machine's first search also compiles its loops, "
+    "once, uncounted)."
+)
+"""``--time-limit`` of the commands whose searches numba compiles (not counted: see
+:mod:`asterion.solver.compile_clock`)."""
+
+
 def _silent(done: int, total: int, stage: str | None = None) -> None:
     """A progress callback that shows nothing."""
 

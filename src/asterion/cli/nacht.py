@@ -11,6 +11,7 @@ import typer
 
 from asterion.cli._common import (
     NO,
+    SEARCH_TIME_HELP,
     UNKNOWN,
     YES,
     JsonOpt,
@@ -60,14 +61,7 @@ CountOpt = Annotated[
     int,
     typer.Option("--count-limit", min=1, max=MAX_COUNT_LIMIT, help="Count arrangements up to N."),
 ]
-TimeOpt = Annotated[
-    float,
-    typer.Option(
-        min=0.01,
-        help="Seconds before answering 'unknown' (a machine's first search also compiles its "
-        "loops, once, uncounted).",
-    ),
-]
+TimeOpt = Annotated[float, typer.Option(min=0.01, help=SEARCH_TIME_HELP)]
 EngineOpt = Annotated[
     str,
     typer.Option(

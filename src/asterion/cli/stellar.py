@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from asterion.cli._common import (
+    SEARCH_TIME_HELP,
     UNKNOWN,
     YES,
     JsonOpt,
@@ -190,9 +191,7 @@ def solve(
         ),
     ] = "auto",
     deal: Annotated[int, typer.Option(help="Seed of the deal when no PUZZLE is given.")] = 1,
-    time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")
-    ] = 10.0,
+    time_limit: Annotated[float, typer.Option(min=0.01, help=SEARCH_TIME_HELP)] = 10.0,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,

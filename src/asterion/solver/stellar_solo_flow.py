@@ -44,13 +44,11 @@ from asterion.solver.stellar_solo import (
 )
 from asterion.solver.stellar_solo_layout import LayoutOutcome, layout_frontier
 
-READY_WAIT = 3.0
-"""Seconds a solve waits for the compiled flow search at its first use in a process: loading
-it from numba's cache takes about half a second; compiling it (once per machine) some 13 s,
-which a solve does not wait for (it goes on without the check meanwhile)."""
 COMPILE_WAIT = 60.0
-"""Seconds a process about to end waits for a compile still running (numba writes its cache
-at the end: without it the next process would compile again)."""
+"""Seconds a solve waits for the compiled flow search at its first use in a process (loading
+it from numba's cache takes about half a second; compiling it, once per machine, some 13 s),
+and a process about to end waits for a compile still running (numba writes its cache at the
+end: without it the next process would compile again)."""
 MEMO_BITS = 22
 """The memo holds 2**20 positions (24 MB), plenty for the flows of one telescope set."""
 MAX_CARDS = 32
@@ -72,12 +70,13 @@ _compiling: threading.Thread | None = None
 _ready = threading.Event()
 
 
-def flow_search_ready(wait: float = READY_WAIT) -> bool:
+def flow_search_ready(wait: float = COMPILE_WAIT) -> bool:
     """Whether the compiled flow search can run now. Its first use in a process starts
     numba (on a thread: loading from the cache, or compiling on a machine that never ran
     it) and waits up to ``wait`` seconds; a solve that gets false goes on without the flow
-    check, so the first solve on a fresh machine is not spent compiling (measured: an
-    11-turn deal ended unknown after 13 s of its 10 s limit)."""
+    check. A split solve waits for the compile without counting it in its time limit
+    (:mod:`.stellar_solo_split`): going on without the check, a first run gave other answers
+    than later runs (an 11-turn deal ended ``feasible`` instead of ``optimal``)."""
     global _compiling
     if _compiling is None:
         _compiling = threading.Thread(target=_warm_up, name="flow-search-compile", daemon=True)
