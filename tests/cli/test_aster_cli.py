@@ -7,6 +7,7 @@ in a comment beside them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,16 @@ def test_perft_over_its_state_limit_names_the_file(tmp_path: Path) -> None:
     code, _, err = run("aster", "perft", state, "--max-states", "5")
     assert code == 2
     assert err.startswith(f"asterion: error: {state}: actions: ") and "5 search states" in err
+
+
+def test_perft_out_of_time_is_unknown(tmp_path: Path, fast_clock: Callable[[], None]) -> None:
+    # A clock that runs a second a reading: the count cannot be done within 5 s. Before,
+    # perft read no clock (a 9-ring state with 13 actions ran 156 s).
+    state = write(tmp_path, HAND_WORKED)
+    fast_clock()
+    code, out, err = run("aster", "perft", state, "--time-limit", "5", "--json")
+    assert (code, out) == (3, "")
+    assert err.count("\n") == 1 and "not done within --time-limit 5 s" in err
 
 
 def test_perft_refuses_a_state_limit_past_its_cap(tmp_path: Path) -> None:

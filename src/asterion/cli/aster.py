@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,11 +41,12 @@ from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
 from asterion.solver.aster_perft import DEFAULT_MAX_STATES, MAX_STATES, perft
+from asterion.solver.aster_perft import DEFAULT_TIME_LIMIT as PERFT_TIME_LIMIT
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
 from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachQuestion
 from asterion.solver.aster_reach_portfolio import Engine
 from asterion.solver.aster_reach_portfolio import reach as reach_answer
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
+from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, Status
 
 app = typer.Typer(
     help="Aster: stars generated, moved and destroyed on concentric squares to form "
@@ -394,12 +396,16 @@ def perft_command(
             help="Refuse positions that need more search states than this (some 13,000 a second).",
         ),
     ] = DEFAULT_MAX_STATES,
+    time_limit: Annotated[
+        float, typer.Option(min=0.01, help="Seconds of counting before giving up (exit 3).")
+    ] = PERFT_TIME_LIMIT,
     json_out: JsonOpt = False,
 ) -> None:
     """Count the distinct boards the active player's action list can reach this turn.
 
     Each slot is used or skipped, in order; a board reached with different numbers of actions
-    counts under the smallest.
+    counts under the smallest. Exit status 0 counted, 3 not done within the time limit (one
+    line on stderr, nothing on stdout), 2 bad input or too many states.
 
     Example: `asterion aster perft position.json --json` prints
     {"boards": N, "by_actions": {"0": 1, "1": n1, ...}}.
@@ -410,12 +416,20 @@ def perft_command(
             result = perft(
                 state,
                 max_states=max_states,
+                time_limit=time_limit,
                 on_layer=lambda used, boards: status.update(
                     f"perft: {boards} boards within {used} actions …"
                 ),
             )
         except InputError as error:  # (too many states for the file's action list)
             raise error.located(str(state_file)) if state_file else error from None
+        except OutOfTime:
+            print(
+                f"asterion: perft: not done within --time-limit {time_limit:g} s; a longer"
+                " limit or a shorter action list may do",
+                file=sys.stderr,
+            )
+            raise typer.Exit(UNKNOWN) from None
     if json_out:
         print_json(result.to_json())
         return

@@ -18,17 +18,21 @@ keep the count exact:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from asterion.errors import TooLargeError
 from asterion.models.aster import AsterState, apply_unchecked, slot_actions
+from asterion.solver.result import check_clock
 
 DEFAULT_MAX_STATES = 2_000_000
 """Search states perft may visit before it refuses the position as too large."""
 MAX_STATES = 10_000_000
 """The most ``--max-states`` may allow: 2,000,000 states took 156 s and 2 GB before the
 refusal (a 9-ring board, 13 actions), so more would run for many minutes and tens of GB."""
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds perft counts before it gives up (some 800,000 states on the benchmark machine)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ def perft(
     state: AsterState,
     *,
     max_states: int = DEFAULT_MAX_STATES,
+    time_limit: float = DEFAULT_TIME_LIMIT,
     on_layer: Callable[[int, int], None] | None = None,
 ) -> PerftResult:
     """Count the distinct boards reachable by ``state``'s active player this turn.
@@ -65,7 +70,9 @@ def perft(
     ``on_layer(actions_used, boards_so_far)`` is called after each layer (for progress).
 
     :raises TooLargeError: if more than ``max_states`` search states would be visited.
+    :raises OutOfTime: if the count is not done within ``time_limit`` seconds.
     """
+    deadline = time.perf_counter() + time_limit
     first_seen: dict[tuple[object, ...], int] = {state.board_key(): 0}
     best_slot: dict[tuple[object, ...], int] = {state.board_key(): state.next_slot}
     layer = [state]
@@ -73,6 +80,7 @@ def perft(
     for used in range(1, len(state.actions) - state.next_slot + 1):
         following: list[AsterState] = []
         for current in layer:
+            check_clock(deadline)
             for slot in first_slots_by_kind(current):
                 for action in slot_actions(current, slot):
                     after = apply_unchecked(current, action)
