@@ -41,3 +41,15 @@ def test_a_first_run_compiles_outside_the_time_limit(tmp_path: Path) -> None:
         tuple(Placement(int(grid[r][c]), turns[r][c]) for c in range(7)) for r in range(7)
     )
     assert check_arrangement(puzzle, placed) == []
+
+
+def test_the_compile_note_never_reaches_stdout(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With stderr closed when Python started (`2>&-`), sys.stderr is None and print() would
+    # write the note to stdout, into a --json document.
+    from asterion.cli import _tell_compiling
+
+    monkeypatch.setattr(sys, "stderr", None)
+    _tell_compiling()
+    assert capsys.readouterr().out == ""

@@ -7,6 +7,7 @@ readable summary, or one JSON document with ``--json``; exit status 0 = yes, 1 =
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import signal
@@ -120,11 +121,14 @@ def main() -> None:
 def _tell_compiling() -> None:
     """Why a machine's first solve is slow (said once, on stderr, where ``--json`` readers do
     not look)."""
-    print(
-        "asterion: compiling the search loops for this machine, once (some 10-30 s, not counted"
-        " in --time-limit; numba caches them for later runs)",
-        file=sys.stderr,
-    )
+    if sys.stderr is None:  # (closed when Python started: print would fall back to stdout)
+        return
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: no reason to stop a compile
+        print(
+            "asterion: compiling the search loops for this machine, once (some 10-30 s, not"
+            " counted in --time-limit; numba caches them for later runs)",
+            file=sys.stderr,
+        )
 
 
 def _usage_failed(error: Exception) -> None:
