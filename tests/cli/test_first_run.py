@@ -51,5 +51,18 @@ def test_the_compile_note_never_reaches_stdout(
     from asterion.cli import _tell_compiling
 
     monkeypatch.setattr(sys, "stderr", None)
-    _tell_compiling()
+    _tell_compiling(os.getpid())
     assert capsys.readouterr().out == ""
+
+
+def test_the_compile_note_is_said_by_the_command_not_its_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `stellar solve --method portfolio` forks a second solver, which compiles too: the note
+    # came twice.
+    from asterion.cli import _tell_compiling
+
+    _tell_compiling(os.getpid() + 1)  # as in a forked worker
+    assert capsys.readouterr().err == ""
+    _tell_compiling(os.getpid())
+    assert "compiling the search loops" in capsys.readouterr().err

@@ -8,6 +8,7 @@ readable summary, or one JSON document with ``--json``; exit status 0 = yes, 1 =
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import os
 import signal
@@ -101,7 +102,7 @@ def main() -> None:
         # A reader that stops early (`| head`) ends the command as it ends any Unix tool
         # (status 141 in the shell), not with status 1, which here means "no".
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    compile_clock.on_first_compile(_tell_compiling)
+    compile_clock.on_first_compile(functools.partial(_tell_compiling, os.getpid()))
     app = build_app(groups_needed(sys.argv[1:]))
     try:
         try:
@@ -118,10 +119,10 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _tell_compiling() -> None:
+def _tell_compiling(command_pid: int) -> None:
     """Why a machine's first solve is slow (said once, on stderr, where ``--json`` readers do
-    not look)."""
-    if sys.stderr is None:  # (closed when Python started: print would fall back to stdout)
+    not look; not again by a worker process forked from the command's)."""
+    if os.getpid() != command_pid or sys.stderr is None:  # (None: print would use stdout)
         return
     with contextlib.suppress(OSError, ValueError):  # stderr closed: no reason to stop a compile
         print(
