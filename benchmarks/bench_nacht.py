@@ -3,9 +3,13 @@
     python benchmarks/bench_nacht.py [--limit S] [--sizes 4x4:2/3,7x7:3/6] [--seeds 0,1]
                                      [--methods search,plain,...] [--tasks first,all]
                                      [--count-sizes 4,5,6] [--threads N]
+                                     [--files puzzle.txt,other.json]
 
 Instances are Eternity II-family puzzles from ``asterion.models.edge_puzzles.generate``
-(rotations on, few frame and inner colors), the same for every method. Two questions:
+(rotations on, few frame and inner colors), the same for every method, and with ``--files``
+tile sets read as ``asterion nacht solve`` reads them (text or JSON): public sets, such as the
+Eternity II clue puzzles, are not shipped here, but can be run from their files. Two
+questions:
 
 * ``first``: find one arrangement;
 * ``all``: count every arrangement up to turning the whole picture (every method is given the
@@ -52,6 +56,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from asterion.models.edge_puzzles import generate
@@ -64,6 +69,8 @@ from asterion.models.edges import (
     orientations,
     turn,
 )
+from asterion.models.nacht import edge_problem
+from asterion.models.nacht_files import load_tileset
 from asterion.solver.edge_search import corner_pieces
 
 DEFAULT_SIZES = "4x4:2/3,5x5:3/4,6x6:3/5,7x7:3/6,8x8:3/8,9x9:3/9,10x10:4/10"
@@ -405,16 +412,41 @@ class Instance:
     frame: int
     inner: int
     seed: int
+    path: str | None = None
+    """A tile set file instead of a generated puzzle (the other fields then only describe it)."""
 
     @property
     def name(self) -> str:
+        if self.path is not None:
+            return f"{Path(self.path).name} ({self.width}x{self.height})"
         return f"{self.width}x{self.height} {self.frame}/{self.inner} s{self.seed}"
 
     def problem(self) -> EdgeProblem:
-        return generate(self.width, self.height, self.frame, self.inner, self.seed)
+        return problem_of(self.spec())
 
     def spec(self) -> str:
+        if self.path is not None:
+            return FILE + self.path
         return f"{self.width},{self.height},{self.frame},{self.inner},{self.seed}"
+
+
+FILE = "file:"
+
+
+def problem_of(spec: str) -> EdgeProblem:
+    """The puzzle an instance's spec names: a file's tile set, or a generated puzzle."""
+    if spec.startswith(FILE):
+        return edge_problem(load_tileset(spec[len(FILE) :])).problem
+    w, h, f, i, seed = (int(v) for v in spec.split(","))
+    return generate(w, h, f, i, seed)
+
+
+def file_instances(text: str) -> list[Instance]:
+    out = []
+    for path in filter(None, text.split(",")):
+        problem = problem_of(FILE + path)
+        out.append(Instance(problem.width, problem.height, 0, 0, 0, path))
+    return out
 
 
 def parse_sizes(text: str, seeds: list[int]) -> list[Instance]:
@@ -431,8 +463,7 @@ def worker(method: str, spec: str, task: str, seconds: float, threads: int | Non
     """Run one method on one instance; print one JSON line."""
     global THREADS
     THREADS = threads
-    w, h, f, i, seed = (int(v) for v in spec.split(","))
-    problem = generate(w, h, f, i, seed)
+    problem = problem_of(spec)
     if method == "search":  # load the compiled loop before the clock starts
         run_search(generate(3, 3, 1, 2, 0), 1, 10.0)
     limit = 1 if task == "first" else COUNT_ALL
@@ -524,9 +555,11 @@ def main() -> None:
     parser.add_argument("--count-sizes", default="4,5,6,7", help="grid sides counted in 'all'")
     parser.add_argument("--no-skip", action="store_true")
     parser.add_argument("--threads", type=int, default=0, help="ours: threads (0: every core)")
+    parser.add_argument("--files", default="", help="tile set files to run as well")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
-    instances = parse_sizes(args.sizes, seeds)
+    instances = parse_sizes(args.sizes, seeds) if args.sizes else []
+    instances += file_instances(args.files)
     methods = [m for m in args.methods.split(",") if available(m)]
     missing = [m for m in args.methods.split(",") if m not in methods]
     count_sides = {int(s) for s in args.count_sizes.split(",")}
