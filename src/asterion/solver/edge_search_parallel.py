@@ -15,6 +15,9 @@ that do not depend on how the threads were scheduled:
   its shuffle seed, its step budget), whichever thread runs it. The threads take restarts
   1, 2, ... in turn; the answer is the lowest-numbered restart that finishes, settled once
   every lower one has run to its cutoff, so it is the serial answer, found sooner.
+
+Every ``deadline`` here is a reading of :func:`asterion.solver.compile_clock.search_clock`,
+which stands still while numba compiles (a machine's first run), not of ``time.perf_counter``.
 """
 
 from __future__ import annotations
