@@ -47,6 +47,27 @@ def test_the_first_compile_is_told_once(hand_clock: list[float]) -> None:
     assert told == ["compiling"]
 
 
+def test_a_note_that_fails_leaves_the_clock_whole(hand_clock: list[float]) -> None:
+    # Numba ends a compile's event even when a listener raised at its start: the clock must
+    # have counted the start.
+    clock = CompileClock()
+
+    def fail() -> None:
+        raise OSError("stderr gone")
+
+    clock.on_first_compile(fail)
+    with pytest.raises(OSError):
+        clock.started()
+    hand_clock[0] += 4.0
+    clock.ended()
+    assert not clock.compiling() and clock.spent() == 4.0
+    hand_clock[0] += 10.0  # searching
+    clock.started()
+    hand_clock[0] += 2.0
+    clock.ended()
+    assert not clock.compiling() and clock.spent() == 6.0
+
+
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba missing: nothing is compiled")
 def test_numba_compiles_are_timed() -> None:
     from numba import njit

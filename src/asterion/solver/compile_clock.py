@@ -25,11 +25,13 @@ class CompileClock:
         self._notify: list[Callable[[], None]] = []
 
     def started(self) -> None:
-        if self._depth == 0:
-            self._began = time.perf_counter()
-            while self._notify:  # each told once, at the first compile
-                self._notify.pop()()
         self._depth += 1
+        if self._depth == 1:
+            self._began = time.perf_counter()
+            # each told once, at the first compile (after counting it: numba ends the event
+            # even if a listener raises)
+            while self._notify:
+                self._notify.pop()()
 
     def ended(self) -> None:
         self._depth -= 1
