@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from asterion.cli import app
+from asterion.models.edges import EdgeProblem
 
 runner = CliRunner()
 
@@ -23,3 +24,9 @@ def write(tmp_path: Path, document: object, name: str = "state.json") -> str:
     path = tmp_path / name
     path.write_text(document if isinstance(document, str) else json.dumps(document))
     return str(path)
+
+
+def puzzle_text(problem: EdgeProblem) -> str:
+    """A puzzle in the edge-matching text format: ``W H``, then each piece's four colors."""
+    rows = "".join(" ".join(map(str, piece)) + "\n" for piece in problem.pieces)
+    return f"{problem.width} {problem.height}\n{rows}"

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clirun import puzzle_text
 
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import Placement, check_arrangement
@@ -21,7 +22,7 @@ from asterion.solver.numba_loops import HAVE_NUMBA
 def test_a_first_run_compiles_outside_the_time_limit(tmp_path: Path) -> None:
     puzzle = generate(7, 7, 3, 6, seed=0)
     text = tmp_path / "puzzle.txt"
-    text.write_text("7 7\n" + "".join(" ".join(map(str, piece)) + "\n" for piece in puzzle.pieces))
+    text.write_text(puzzle_text(puzzle))
     empty = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "ASTERION_CACHE": str(tmp_path / "ours")}
     command = ["nacht", "solve", str(text), "--time-limit", "1", "--json"]
     done = subprocess.run(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from clirun import run, write
+from clirun import puzzle_text, run, write
 from rich.console import Console
 
 from asterion.models.edge_puzzles import generate
@@ -58,8 +58,7 @@ def test_solve_out_of_time_is_unknown_never_no(tmp_path: Path) -> None:
     # 8x8 3/8: no arrangement found in 45 minutes of search (docs/benchmarks.md), though
     # the generator planted one; a fraction of a second can only answer unknown.
     problem = generate(8, 8, 3, 8, seed=0)
-    text = "8 8\n" + "".join(" ".join(map(str, piece)) + "\n" for piece in problem.pieces)
-    path = write(tmp_path, text, "hard.txt")
+    path = write(tmp_path, puzzle_text(problem), "hard.txt")
     code, out, _ = run("nacht", "solve", path, "--time-limit", "0.3", "--json")
     assert code == 3
     assert json.loads(out) == {"status": "unknown", "solutions": 0, "grid": None, "rotations": None}
@@ -126,8 +125,7 @@ def test_printed_arrangements_show_turns_that_fit(tmp_path: Path, command: str) 
     # Pieces turned at random by the generator: a grid printed without its turns would not
     # fit, so each printed arrangement is checked side by side, independently of the report.
     problem = generate(4, 4, 2, 3, seed=0)
-    text = "4 4\n" + "".join(" ".join(map(str, piece)) + "\n" for piece in problem.pieces)
-    code, out, _ = run("nacht", command, write(tmp_path, text, "turned.txt"))
+    code, out, _ = run("nacht", command, write(tmp_path, puzzle_text(problem), "turned.txt"))
     assert code in (0, 1)
     printed = _printed_arrangements(out, 4)
     assert len(printed) == (1 if command == "solve" else 2)  # verify shows two when not unique
