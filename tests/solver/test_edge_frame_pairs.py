@@ -95,10 +95,10 @@ def as_mask(
 
 def kernel_pairs(frame: FrameTables, s: list[int], row: int, rows: int = kernel.FOUND_ROWS) -> int:
     run = np.array(stretch_positions(frame.side, row), dtype=np.int64)
-    rest, chosen, need_in, _ = FrameRun(frame, 1, 0).check[6:10]
+    walk = kernel.new_walk(frame.positions)
     found = np.zeros((rows, 3), dtype=np.int64)
     answer = kernel.stretch_pairs(
-        np.array(s, dtype=np.int64), run, len(run), frame.ring, rest, chosen, need_in, found
+        np.array(s, dtype=np.int64), run, len(run), frame.ring, walk, found
     )
     return int(answer)
 
@@ -117,6 +117,21 @@ def planted_ring_colors(size: int, frame_colors: int, inner_colors: int, seed: i
     return problem, s
 
 
+def changed_ring_colors(
+    size: int, colors: tuple[int, int], seed: int, changes: list[tuple[int, int]]
+) -> tuple[EdgeProblem, FrameTables, list[int]]:
+    """:func:`planted_ring_colors` where the frame method applies, then some inward colors
+    changed (position, color): colors no arrangement has, too (often no walk, no ring)."""
+    problem, s = planted_ring_colors(size, *colors, seed)
+    assume(frame_tables(problem, edge_search.Run(problem, Variant(), 1, 0).tables) is not None)
+    frame = frame_of(problem)
+    for position, color in changes:
+        position %= len(s)
+        if position % (size - 1):
+            s[position] = min(color, len(frame.problem.mate) - 1)
+    return problem, frame, s
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     size=st.integers(5, 7),
@@ -127,13 +142,7 @@ def planted_ring_colors(size: int, frame_colors: int, inner_colors: int, seed: i
 def test_stretch_pairs_are_the_walks_pairs(
     size: int, colors: tuple[int, int], seed: int, changes: list[tuple[int, int]]
 ) -> None:
-    problem, s = planted_ring_colors(size, *colors, seed)
-    assume(frame_tables(problem, edge_search.Run(problem, Variant(), 1, 0).tables) is not None)
-    frame = frame_of(problem)
-    for position, color in changes:  # stretches no arrangement has, too (often no walk)
-        position %= len(s)
-        if position % (size - 1):
-            s[position] = min(color, len(frame.problem.mate) - 1)
+    problem, frame, s = changed_ring_colors(size, colors, seed, changes)
     for row in range(frame.side - 1):
         run = stretch_positions(frame.side, row)
         assert kernel_pairs(frame, s, row) == as_mask(problem, *brute_pairs(problem, s, run, size))

@@ -647,9 +647,7 @@ class FrameRun(Counters):
             cache[1],
             np.arange(positions, dtype=np.int64),
             np.zeros(positions, dtype=np.int64),
-            np.zeros(positions, dtype=np.uint64),
-            np.zeros(positions, dtype=np.int64),
-            np.zeros(positions, dtype=np.int64),
+            kernel.new_walk(positions),
             np.zeros((kernel.FOUND_ROWS, 3), dtype=np.int64),
             np.zeros(height + 1, dtype=np.uint64),
         )
@@ -736,13 +734,13 @@ class FrameRun(Counters):
     def _pairs_above(self, depth: int) -> None:
         """What the stretches of the prefix's whole rows leave the rows below them (the loop
         works them out at the rows' ends, which a prefix skips)."""
-        side, height, row_pairs = self.frame.side, self.frame.height, self.check[10]
+        side, height, row_pairs = self.frame.side, self.frame.height, self.check[8]
         for row in range(min(self.check[0], depth // side, height - 1)):
             run = np.array(nested.stretch_positions(side, row, height), dtype=np.int64)
-            rest, chosen, need_in, walks = self.check[6:10]
+            walk, walks = self.check[6:8]
             listed = len(walks) if kernel.pairs_pay(row, height) else 0  # (as the loop)
             row_pairs[row + 1] = kernel.stretch_pairs(
-                self.s, run, len(run), self.frame.ring, rest, chosen, need_in, walks[:listed]
+                self.s, run, len(run), self.frame.ring, walk, walks[:listed]
             )
 
     def _key(self, cell: int) -> int:

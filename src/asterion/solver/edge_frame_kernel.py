@@ -65,13 +65,19 @@ out_words, pair_index, pair_colors): edge pieces as (in, inward, out) and corner
 out), words of edge bits by (inward, in) and by inward, corner words by in, which ring
 positions are corners, edge pieces per inward color, words of edge bits by in and by out, and
 the inward colors numbered for :func:`stretch_pairs` (-1 none) and how many."""
+Walk = tuple[Any, ...]
+"""(rest, chosen, need_in, found_before, can, memo): :func:`_ring_walk`'s buffers, by
+position: the pieces still to try, the piece tried, the color it asks of the next, the ways
+found before it, the out colors that can still close the ring (:func:`_closing_sets`); and
+its memo of dead ends, whose row 0 tallies the walks (a generation number)
+and the last walk's steps, each other row a state's key and the generation that found it."""
 Sieve = tuple[Any, int, int, bool]
 """(bits, log2 of their number, probe depth or -1, fill): the sieve's words of bits, and
 whether a listing sets bits (fill) or an inside's search tests them at ``probe depth``."""
 Check = tuple[Any, ...]
-"""(rows, bits, cache_keys, cache_values, whole, run, rest, chosen, need_in, found, row_pairs):
-the rows after which the stretch is checked, bits per color in a cache key (0: no cache), the
-cache, every ring position in order, buffers, and each row's pairs (:func:`stretch_pairs`)."""
+"""(rows, bits, cache_keys, cache_values, whole, run, walk, found, row_pairs): the rows after
+which the stretch is checked, bits per color in a cache key (0: no cache), the cache, every
+ring position in order, buffers (:data:`Walk`), and each row's pairs (:func:`stretch_pairs`)."""
 
 __all__ = ["COUNT", "DEPTH", "NODES", "OUTCOME", "frame_slice", "sieve_key"]
 
@@ -84,6 +90,16 @@ has what is asked of it, and what each holds when nothing more may be asked (a p
 asks at most 4 of a color, so a byte that went below it stays above zero)."""
 CORNER_SHIFT = 32
 """Corner pieces' bits in a ring's used word sit above the (at most 32) edge pieces' bits."""
+MEMO_LOG = 14
+"""Rows in a walk's memo of dead ends (16 bytes each, 256 KiB): one state a row, the last
+one met there kept."""
+SHORT_WALK = 256
+"""Steps a closed ring walk takes before it prunes by :func:`_closing_sets` and remembers its
+dead ends: most walks round a 7x7's or 8x8's inside end within some tens of steps, where that
+work would triple their cost (0.7 against 1.8 us on random insides' colors)."""
+WALK_STEP_SHIFT = 1
+"""A ring walk's steps count this many halvings to a slice's budget, which is in placements:
+a step took 12-24 ns where an inner placement takes 35-45 ns (clue puzzles, 7x7 3/6)."""
 FOUND_ROWS = 256
 """Stretch walks kept for :func:`stretch_pairs`; a stretch with more rules no pair out."""
 
@@ -97,15 +113,59 @@ def cell_kind(cell: int, side: int, height: int | None = None) -> int:
 
 
 @_compiled
+def _dead_end_key(d: int, used: np.uint64, out: int, first_in: int) -> np.uint64:
+    """A walk's state after its ``d``-th piece: the pieces used (edge bits below 32, corners'
+    at :data:`CORNER_SHIFT`, so 36 bits), the position (below 64), its out color and the first
+    piece's in color (below 32 each, ``edge_frame.MAX_COLORS``): exact, in 52 bits."""
+    return (
+        used
+        | (np.uint64(d) << np.uint64(36))
+        | (np.uint64(out) << np.uint64(42))
+        | (np.uint64(first_in) << np.uint64(47))
+    )
+
+
+@_compiled
+def _dead_end_slot(key: np.uint64, memo: LongArray) -> int:
+    """Where a state's key is kept in the walk's memo (rows 1 ..; row 0 is the tally)."""
+    return 1 + int((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - MEMO_LOG))
+
+
+@_compiled
+def _closing_sets(
+    s: LongArray, run: LongArray, m: int, ring: Ring, first_in: int, can: LongArray
+) -> None:
+    """``can[d]``, for ``d`` from ``m`` down to 1: the colors (bits) that the piece at position
+    ``run[d - 1]`` may turn out for the ring still to close round to ``first_in``, were every
+    piece free: some piece fits at ``run[d]`` with that in color and an out color in
+    ``can[d + 1]`` (``can[m]``: ``first_in`` alone)."""
+    edges, corners, any_edge, is_corner = ring[0], ring[1], ring[3], ring[5]
+    all_corners = ((np.uint64(1) << np.uint64(corners.shape[0])) - np.uint64(1)) << np.uint64(
+        CORNER_SHIFT
+    )
+    can[m] = np.int64(1) << np.int64(first_in)
+    for d in range(m - 1, 0, -1):
+        at = run[d]
+        word = all_corners if is_corner[at] else np.uint64(any_edge[s[at]])
+        ok = np.int64(0)
+        while word != 0:
+            lowest = word & (~word + np.uint64(1))
+            word ^= lowest
+            bit = _LOWEST_BIT_INDEX[(lowest * _DE_BRUIJN) >> np.uint64(58)]
+            piece = corners[bit - CORNER_SHIFT] if bit >= CORNER_SHIFT else edges[bit, 0::2]
+            if (can[d + 1] >> np.int64(piece[-1])) & 1:
+                ok |= np.int64(1) << np.int64(piece[0])
+        can[d] = ok
+
+
+@_compiled
 def _ring_walk(
     s: LongArray,
     run: LongArray,
     m: int,
     closed: bool,
     ring: Ring,
-    rest: Any,
-    chosen: LongArray,
-    need_in: LongArray,
+    walk: Walk,
     limit: int,
     found: LongArray,
 ) -> int:
@@ -117,8 +177,15 @@ def _ring_walk(
 
     Counted one by one, so the limit is what bounds the walk: puzzles whose edge pieces share
     few colors have astronomically many rings per inside (a 10 x 10 with 3 colors never
-    finished counting them for a first arrangement)."""
+    finished counting them for a first arrangement). Its dead ends are remembered (the walk's
+    memo, :data:`Walk`): a state (:func:`_dead_end_key`) below which no way was found is not
+    entered again, as different orders of the same pieces come to it (the clue puzzles'
+    6 x 12 rings, 4 frame colors: the whole walk of an inside took some 4 ms without). The
+    steps taken are left in the memo's tally for the caller's budget."""
     edges, corners, edge_words, any_edge, corner_words, is_corner = ring[:6]
+    rest, chosen, need_in, found_before, can, memo = walk
+    memo[0, 0] += 1  # this walk's generation: rows of earlier walks do not count
+    generation = memo[0, 0]
     all_corners = np.uint64(0)
     for k in range(corners.shape[0]):
         all_corners |= np.uint64(1) << np.uint64(k + CORNER_SHIFT)
@@ -129,14 +196,23 @@ def _ring_walk(
     used = np.uint64(0)
     total = 0
     first_in = 0
+    can_for = -1  # the first in color that can was worked out for
+    long_walk = False  # past SHORT_WALK steps of a closed walk: prune and remember
+    steps = 0
     d = 0
     while d >= 0:
+        steps += 1
         if chosen[d] >= 0:
             used ^= np.uint64(1) << np.uint64(chosen[d])
             chosen[d] = -1
         r = np.uint64(rest[d])
         if r == 0:
             d -= 1
+            if long_walk and d >= 0 and total == found_before[d]:  # nothing below d's piece
+                key = _dead_end_key(d, used, need_in[d], first_in)
+                slot = _dead_end_slot(key, memo)
+                memo[slot, 0] = np.int64(key)
+                memo[slot, 1] = generation
             continue
         lowest = r & (~r + np.uint64(1))
         rest[d] = r ^ lowest
@@ -159,15 +235,42 @@ def _ring_walk(
                     found[total, 2] = need_in[d]
                 total += 1
                 if total >= limit:
+                    memo[0, 1] = steps
                     return total
             continue
+        if not long_walk and closed and steps > SHORT_WALK:
+            long_walk = True
+        if long_walk:
+            if can_for != first_in:
+                _closing_sets(s, run, m, ring, first_in, can)
+                can_for = first_in
+            if (can[d + 1] >> need_in[d]) & 1 == 0:  # cannot close even with every piece
+                continue
+            key = _dead_end_key(d, used, need_in[d], first_in)
+            slot = _dead_end_slot(key, memo)
+            if memo[slot, 1] == generation and memo[slot, 0] == np.int64(key):
+                continue
+        found_before[d] = total
         d += 1
         at = run[d]
         if is_corner[at]:
             rest[d] = np.uint64(corner_words[need_in[d - 1]]) & ~used
         else:
             rest[d] = np.uint64(edge_words[s[at], need_in[d - 1]]) & ~used
+    memo[0, 1] = steps
     return total
+
+
+def new_walk(positions: int) -> Walk:
+    """Empty buffers for :func:`_ring_walk` round a frame of ``positions``."""
+    return (
+        np.zeros(positions, dtype=np.uint64),
+        np.zeros(positions, dtype=np.int64),
+        np.zeros(positions, dtype=np.int64),
+        np.zeros(positions, dtype=np.int64),
+        np.zeros(positions + 1, dtype=np.int64),
+        np.zeros((1 + (1 << MEMO_LOG), 2), dtype=np.int64),
+    )
 
 
 @_compiled
@@ -240,9 +343,7 @@ def stretch_pairs(
     run: LongArray,
     m: int,
     ring: Ring,
-    rest: Any,
-    chosen: LongArray,
-    need_in: LongArray,
+    walk: Walk,
     found: LongArray,
 ) -> np.uint64:
     """Which inward colors the next row's two end cells may turn to the ring, once the
@@ -252,7 +353,7 @@ def stretch_pairs(
     A stretch with more walks than ``found`` holds rules nothing out."""
     edges = ring[0]
     in_words, out_words, pair_index, k = ring[7:11]
-    walks = _ring_walk(s, run, m, False, ring, rest, chosen, need_in, found.shape[0] + 1, found)
+    walks = _ring_walk(s, run, m, False, ring, walk, found.shape[0] + 1, found)
     if walks > found.shape[0]:
         return ~np.uint64(0) >> np.uint64(64 - k * k)
     every_edge = (np.uint64(1) << np.uint64(edges.shape[0])) - np.uint64(1)
@@ -376,8 +477,8 @@ def frame_slice(
     promises, height = inner[16], inner[18]
     available = ring[6]
     pair_index, pair_colors = ring[9], ring[10]
-    (rows, bits, cache_keys, cache_values, whole, run, ring_rest, ring_chosen, need_in) = check[:9]
-    walks, row_pairs = check[9:11]
+    (rows, bits, cache_keys, cache_values, whole, run, walk, walks, row_pairs) = check
+    walk_tally = walk[5]
     is_corner = ring[5]
     (sieve_bits, sieve_log, probe_at, fill) = sieve
     every_piece = np.uint64(0)
@@ -537,9 +638,8 @@ def frame_slice(
                     place = (place + 1) & mask
             if not known:
                 listed = walks.shape[0] if pairs_pay(row, height) else 0
-                answer = stretch_pairs(
-                    s, run, m, ring, ring_rest, ring_chosen, need_in, walks[:listed]
-                )
+                answer = stretch_pairs(s, run, m, ring, walk, walks[:listed])
+                steps += walk_tally[0, 1] >> WALK_STEP_SHIFT
                 if place >= 0:  # an empty slot, or the last of a full probe run
                     cache_keys[place] = spec
                     cache_values[place] = answer
@@ -567,13 +667,11 @@ def frame_slice(
                 positions,
                 True,
                 ring,
-                ring_rest,
-                ring_chosen,
-                need_in,
+                walk,
                 rings_wanted(count, weight, count_limit),
                 walks[:0],
             )
-            steps += rings  # (the walk's work: a slice stays short where rings are many)
+            steps += walk_tally[0, 1] >> WALK_STEP_SHIFT  # (bounds a slice's time)
             if rings > 0:
                 if stored < leaves.shape[0] and count < leaves.shape[0]:
                     for i in range(cells):

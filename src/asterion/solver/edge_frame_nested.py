@@ -93,8 +93,8 @@ class _Writer:
 
 _HEADER = """\
 mated, colors, bit_of, words, by_bit, available, sets, orbit, promises = T
-whole, ring_rest, ring_chosen, need_in, walks, row_pairs, runs, cache_keys, cache_values, \
-sieve_bits, leaves, leaf_rings = B
+whole, walk, walks, row_pairs, runs, cache_keys, cache_values, sieve_bits, leaves, \
+leaf_rings = B
 pair_index = RING[9]
 PC = RING[10]
 PC_WORD = (np.uint64(1) << np.uint64(PC)) - np.uint64(1)
@@ -319,8 +319,7 @@ def _stretch_check(w: _Writer, at: int, d: int, g: Geometry, give_back: list[str
     w(
         at,
         "if not known:",
-        f"    answer = stretch_pairs(s, runs[{row}], {len(run)}, RING, ring_rest, ring_chosen, "
-        f"need_in, walks[:{listed}])",
+        f"    answer = stretch_pairs(s, runs[{row}], {len(run)}, RING, walk, walks[:{listed}])",
         "    if place >= 0:  # an empty slot, or the last of a full probe run",
         "        cache_keys[place] = spec",
         "        cache_values[place] = answer",
@@ -347,8 +346,8 @@ def _whole(w: _Writer, at: int, give_back: list[str], centre: int) -> None:
     w(
         at,
         f"weight = inside_times(chosen, bit_of, sets, orbit, {centre}, ALIKE_, times)",
-        "rings = _ring_walk(s, whole, whole.shape[0], True, RING, ring_rest, ring_chosen, "
-        "need_in, rings_wanted(count, weight, limit_at), walks[:0])",
+        "rings = _ring_walk(s, whole, whole.shape[0], True, RING, walk, "
+        "rings_wanted(count, weight, limit_at), walks[:0])",
         "if rings > 0:",
         "    if stored < leaves.shape[0] and count < leaves.shape[0]:",
         "        leaves[stored, :] = chosen",
