@@ -53,9 +53,12 @@ def brute_rings(problem: EdgeProblem, s: list[int], size: int) -> tuple[int, int
     return rings, tried
 
 
-def kernel_rings(frame: FrameTables, s: list[int], limit: int = 1 << 40) -> tuple[int, int]:
-    """The closed walk's count, and its steps (its memo's tally)."""
-    walk = kernel.new_walk(frame.positions)
+def kernel_rings(
+    frame: FrameTables, s: list[int], limit: int = 1 << 40, walk: kernel.Walk | None = None
+) -> tuple[int, int]:
+    """The closed walk's count, and its steps (its memo's tally); ``walk``: buffers kept from
+    earlier walks (by default new ones)."""
+    walk = kernel.new_walk(frame.positions) if walk is None else walk
     whole = np.arange(frame.positions, dtype=np.int64)
     found = np.zeros((0, 3), dtype=np.int64)
     rings = kernel._ring_walk(
@@ -109,3 +112,19 @@ def test_a_walk_stops_at_its_limit() -> None:
     frame = frame_of(problem)
     assert kernel_rings(frame, s, limit=7)[0] == 7
     assert kernel_rings(frame, s)[0] == brute_rings(problem, s, 6)[0] > 10_000
+
+
+def test_walks_that_share_their_buffers_forget_each_others_dead_ends() -> None:
+    # One memo for every walk of a search: a dead end of one inside's colors is no dead end
+    # of the next one's, though its pieces, position and colors may be the same.
+    problem, planted = planted_ring_colors(6, 2, 3, seed=2)
+    frame = frame_of(problem)
+    walk = kernel.new_walk(frame.positions)
+    inward = [color for position, color in enumerate(planted) if position % 5]
+    rng = np.random.default_rng(7)
+    rims = [planted]
+    for _ in range(12):
+        order = rng.permutation(inward).tolist()
+        rims.append([0 if position % 5 == 0 else order.pop() for position in range(20)])
+    for s in [*rims, planted]:
+        assert kernel_rings(frame, s, walk=walk)[0] == brute_rings(problem, s, 6)[0]

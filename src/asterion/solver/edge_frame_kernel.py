@@ -94,9 +94,10 @@ MEMO_LOG = 14
 """Rows in a walk's memo of dead ends (16 bytes each, 256 KiB): one state a row, the last
 one met there kept."""
 SHORT_WALK = 256
-"""Steps a closed ring walk takes before it prunes by :func:`_closing_sets` and remembers its
-dead ends: most walks round a 7x7's or 8x8's inside end within some tens of steps, where that
-work would triple their cost (0.7 against 1.8 us on random insides' colors)."""
+"""Steps a ring walk takes before it remembers its dead ends and, if closed, prunes by
+:func:`_closing_sets`: most walks round a 7x7's or 8x8's inside end within some tens of
+steps, where that work would triple their cost (0.7 against 1.8 us on random insides'
+colors)."""
 WALK_STEP_SHIFT = 1
 """A ring walk's steps count this many halvings to a slice's budget, which is in placements:
 a step took 12-24 ns where an inner placement takes 35-45 ns (clue puzzles, 7x7 3/6)."""
@@ -177,11 +178,13 @@ def _ring_walk(
 
     Counted one by one, so the limit is what bounds the walk: puzzles whose edge pieces share
     few colors have astronomically many rings per inside (a 10 x 10 with 3 colors never
-    finished counting them for a first arrangement). Its dead ends are remembered (the walk's
-    memo, :data:`Walk`): a state (:func:`_dead_end_key`) below which no way was found is not
-    entered again, as different orders of the same pieces come to it (the clue puzzles'
-    6 x 12 rings, 4 frame colors: the whole walk of an inside took some 4 ms without). The
-    steps taken are left in the memo's tally for the caller's budget."""
+    finished counting them for a first arrangement). Past :data:`SHORT_WALK` steps its dead
+    ends are remembered (the walk's memo, :data:`Walk`): a state (:func:`_dead_end_key`)
+    below which no way was found is not entered again, as different orders of the same
+    pieces come to it (the clue puzzles' 6 x 12 rings, 4 frame colors: the whole walk of an
+    inside took some 4 ms without); and a closed walk skips out colors that cannot lead
+    round to its first piece. The steps taken are left in the memo's tally for the caller's
+    budget."""
     edges, corners, edge_words, any_edge, corner_words, is_corner = ring[:6]
     rest, chosen, need_in, found_before, can, memo = walk
     memo[0, 0] += 1  # this walk's generation: rows of earlier walks do not count
@@ -197,7 +200,7 @@ def _ring_walk(
     total = 0
     first_in = 0
     can_for = -1  # the first in color that can was worked out for
-    long_walk = False  # past SHORT_WALK steps of a closed walk: prune and remember
+    long_walk = False  # past SHORT_WALK steps: remember dead ends (and prune, closed)
     steps = 0
     d = 0
     while d >= 0:
@@ -238,13 +241,13 @@ def _ring_walk(
                     memo[0, 1] = steps
                     return total
             continue
-        if not long_walk and closed and steps > SHORT_WALK:
+        if not long_walk and steps > SHORT_WALK:
             long_walk = True
         if long_walk:
-            if can_for != first_in:
+            if closed and can_for != first_in:
                 _closing_sets(s, run, m, ring, first_in, can)
                 can_for = first_in
-            if (can[d + 1] >> need_in[d]) & 1 == 0:  # cannot close even with every piece
+            if closed and (can[d + 1] >> need_in[d]) & 1 == 0:  # cannot close at all
                 continue
             key = _dead_end_key(d, used, need_in[d], first_in)
             slot = _dead_end_slot(key, memo)
