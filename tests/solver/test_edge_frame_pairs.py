@@ -36,6 +36,20 @@ def border_north(piece: Piece) -> Piece:
     raise AssertionError(piece)
 
 
+def ring_sides(
+    problem: EdgeProblem,
+) -> tuple[tuple[int, ...], dict[int, tuple[int, int, int]]]:
+    """The mate table, and each frame piece's (in, inward, out) colors going clockwise: an
+    edge piece's W, S, E, a corner's S, -1, E (as it lies on the north side, going east)."""
+    mate = problem.mate or tuple(range(max(max(p) for p in problem.pieces) + 1))
+    kinds = {i: border_north(p) for i, p in enumerate(problem.pieces) if BORDER in p}
+    ring = {
+        i: ((p[3], p[2], p[1]) if p.count(BORDER) == 1 else (p[2], -1, p[1]))
+        for i, p in kinds.items()
+    }
+    return tuple(mate), ring
+
+
 def brute_pairs(
     problem: EdgeProblem, s: list[int], run: list[int], width: int
 ) -> tuple[set[tuple[int, int]], int]:
@@ -43,13 +57,7 @@ def brute_pairs(
     (each edge piece's inward color ``s[position]``, each out side mating the next in side) and
     two more unused edge pieces, one mating the walk's first in side, one its last out side.
     And how many walks there are."""
-    mate = problem.mate or tuple(range(max(max(p) for p in problem.pieces) + 1))
-    kinds = {i: border_north(p) for i, p in enumerate(problem.pieces) if BORDER in p}
-    # (in, inward, out) going clockwise: an edge piece's W, S, E; a corner's S, -, E
-    ring = {
-        i: ((p[3], p[2], p[1]) if p.count(BORDER) == 1 else (p[2], -1, p[1]))
-        for i, p in kinds.items()
-    }
+    mate, ring = ring_sides(problem)
     edges = [i for i, (_, inward, _) in ring.items() if inward >= 0]
     pairs: set[tuple[int, int]] = set()
     walks = [0]

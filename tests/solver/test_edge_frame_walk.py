@@ -12,6 +12,7 @@ from test_edge_frame_pairs import (
     changed_ring_colors,
     frame_of,
     planted_ring_colors,
+    ring_sides,
 )
 from test_edge_search import mated_puzzle
 
@@ -26,13 +27,7 @@ def brute_rings(problem: EdgeProblem, s: list[int], size: int) -> tuple[int, int
     """Every way of laying the frame pieces round a square of ``size``: each edge piece with
     inward color ``s[position]``, each out side mating the next in side, the last the first;
     and how many pieces the plain depth-first walk tried."""
-    mate = problem.mate or tuple(range(max(max(p) for p in problem.pieces) + 1))
-    kinds = {i: border_north(p) for i, p in enumerate(problem.pieces) if BORDER in p}
-    # (in, inward, out) going clockwise: an edge piece's W, S, E; a corner's S, -, E
-    ring = {
-        i: ((p[3], p[2], p[1]) if p.count(BORDER) == 1 else (p[2], -1, p[1]))
-        for i, p in kinds.items()
-    }
+    mate, ring = ring_sides(problem)
     positions = 4 * (size - 1)
     rings, tried = 0, 0
 
