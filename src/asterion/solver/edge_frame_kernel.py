@@ -117,7 +117,13 @@ def cell_kind(cell: int, side: int, height: int | None = None) -> int:
 def _dead_end_key(d: int, used: np.uint64, out: int, first_in: int) -> np.uint64:
     """A walk's state after its ``d``-th piece: the pieces used (edge bits below 32, corners'
     at :data:`CORNER_SHIFT`, so 36 bits), the position (below 64), its out color and the first
-    piece's in color (below 32 each, ``edge_frame.MAX_COLORS``): exact, in 52 bits."""
+    piece's in color (below 32 each, ``edge_frame.MAX_COLORS``): exact, in 52 bits.
+
+    The pieces and the out color alone would do: each ring piece goes from a fixed in color to
+    a fixed out color, so the pieces used are the steps of a trail, and a trail's steps and
+    its end fix its start (the one color it leaves once more than it enters, or its end). So
+    no two states of a walk differ only in ``d`` or ``first_in``; they are in the key so that
+    it reads as the state, at no cost."""
     return (
         used
         | (np.uint64(d) << np.uint64(36))
