@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -433,6 +434,31 @@ def test_a_count_done_within_the_first_try_lists_no_bottoms() -> None:
     assert np.array_equal(quick.kept, unsieved(frame).kept)
     limited = parallel.count_by_frame(frame, 10, 3, float("inf"), 2, 0, patient)
     assert (limited.count, limited.outcome, len(limited.kept)) == (10, edge_search.LIMIT, 3)
+
+
+def test_a_count_the_clock_stops_while_listing_bottoms_answers_its_first_try(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The clock stands still through the whole try and runs out as the bottoms' listing
+    # starts: the split's tasks then get one slice. What the whole try found is still found,
+    # a lower bound of the 256 classes, not 0 (which would read as unknown).
+    frame = frame_of(generate(5, 5, 3, 4, seed=2))
+    clock = [0.0]
+    monkeypatch.setattr(parallel, "search_clock", lambda: clock[0])
+    listing = parallel.fill_sieve
+
+    def out_of_time(*args: Any, **kwargs: Any) -> tuple[edge_frame.Sieve | None, int]:
+        clock[0] = math.inf
+        return listing(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "fill_sieve", out_of_time)
+    tried = FrameRun(frame, ALL, 3)
+    while tried.nodes < 4096:
+        tried.advance(4096)
+    tally = parallel.count_by_frame(frame, ALL, 3, 1.0, 1, 0, replace(ALWAYS, after=4096))
+    assert 0 < tried.count == tally.count < 256 and tally.first_try
+    assert tally.outcome == edge_search.RUNNING
+    assert np.array_equal(tally.kept, tried.kept[:3])  # the first try's, in its order
 
 
 def test_counts_to_a_small_limit_are_not_sieved(monkeypatch: pytest.MonkeyPatch) -> None:

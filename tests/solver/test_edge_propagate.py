@@ -134,6 +134,18 @@ def test_auto_hands_a_small_crowded_set_to_the_search_when_the_budget_ends(
     assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 16, True)
 
 
+def test_a_uniqueness_question_the_row_scan_does_not_settle_soon_is_counted_by_the_frame() -> None:
+    # 7x7 3/6 seed 2 has millions of arrangements (docs/benchmarks.md), yet the row scan's
+    # split found none of two in 10 s: `solve --count-limit 2` answered unknown where the
+    # frame finds two at once.
+    problem = generate(7, 7, 3, 6, seed=2)
+    result = run_engine(problem, "auto", count_limit=2, time_limit=120)
+    assert result.notes[0].startswith("by the frame")
+    assert (result.status, result.count, len(result.solutions)) == (Status.OPTIMAL, 2, 2)
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
+    assert result.solutions[0] != result.solutions[1]
+
+
 def test_auto_sends_a_larger_crowded_set_straight_to_the_search() -> None:
     assert choose_engine(generate(5, 5, 3, 4, seed=0)) == "propagate+search"
     assert choose_engine(generate(6, 6, 3, 5, seed=0)) == "search"

@@ -8,6 +8,7 @@ threads, and the restarts the same answer on one thread or two.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -114,6 +115,27 @@ def test_time_out_while_split_counting_is_not_complete() -> None:
     result = search_arrangements(problem, count_limit=ALL, time_limit=0.2, threads=2)
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
     assert not result.complete
+
+
+def test_a_count_the_clock_stops_before_its_split_answers_its_first_try(
+    monkeypatch: pytest.MonkeyPatch, fast_clock: Callable[[], None]
+) -> None:
+    # The first try takes its steps whatever the clock says; then the deadline has passed, and
+    # the split's task gets one slice. The arrangements the first try found are the answer:
+    # feasible, a lower bound of the count, not 0 found (which would read as unknown).
+    monkeypatch.setattr(parallel, "QUICK_STEPS", 1 << 16)
+    problem = PUZZLES["5x5 3/4 s0"]
+    whole = search_arrangements(problem, count_limit=ALL, keep=0)
+    first = edge_search.Run(problem, Variant(), ALL, 2, memo=edge_search.new_memo())
+    first.advance(1 << 16)
+    assert first.outcome == kernel.RUNNING and 0 < first.count <= whole.count
+    fast_clock()
+    result = search_arrangements(
+        problem, count_limit=ALL, time_limit=1, threads=1, variant=Variant()
+    )
+    assert (result.status, result.count, result.complete) == (Status.FEASIBLE, first.count, False)
+    assert len(result.solutions) == 2
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
 
 
 def test_no_threads_is_a_value_error() -> None:

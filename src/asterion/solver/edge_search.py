@@ -843,6 +843,8 @@ def search_arrangements(
             how = how[how.index(" (") :]
         if winner.tasks == 1:
             how = " (small: not split)"
+        if winner.first_try:
+            how += "; the clock stopped it before the split found as many as its first try"
         thread_cpu = winner.thread_cpu
     method = f"variant={winner.variant}"
     if isinstance(winner, parallel.Tally) and winner.method == "frame":

@@ -131,6 +131,7 @@ class Tally:
     thread_cpu: tuple[float, ...] = ()  # CPU seconds of each thread
     tasks: int = 0  # subtrees searched
     method: str = "scan"  # "frame": counted by the frame (edge_frame)
+    first_try: bool = False  # the clock stopped the split: its first try's finds (at_least)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,15 +183,22 @@ def count_split(
     tried = search.Variant() if variant is None else variant
     whole = search.Run(problem, tried, count_limit, keep, memo=search.new_memo())
     whole.advance(QUICK_STEPS)
+    kept = whole.kept[: min(whole.count, keep)]
+    first_try = Tally(tried, whole.tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
     if whole.outcome != RUNNING:  # small enough for one thread: no split
-        kept = whole.kept[: min(whole.count, keep)]
-        tables = whole.tables
-        return Tally(tried, tables, whole.count, whole.outcome, whole.nodes, kept, tasks=1)
+        return first_try
     if variant is None:  # the fastest way to count: by the frame where it applies
         frame = frame_tables(problem, whole.tables)
         if frame is not None:
             return count_by_frame(
-                frame, count_limit, keep, deadline, threads, whole.nodes, progress=progress
+                frame,
+                count_limit,
+                keep,
+                deadline,
+                threads,
+                whole.nodes,
+                progress=progress,
+                earlier=first_try,
             )
     variant = search.counting_variant(problem) if variant is None else variant
     cells = search.cell_order(problem.width, problem.height, variant.order, variant.start)
@@ -208,7 +216,25 @@ def count_split(
         len(prefixes), task_run, search.new_memo, count_limit, deadline, threads, progress
     )
     tally = board.tally(variant, tables, keep, nodes)
-    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes))
+    return at_least(replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes)), first_try)
+
+
+def at_least(tally: Tally, earlier: Tally | None) -> Tally:
+    """``tally``, or, if the clock stopped it with fewer found than an earlier try of the whole
+    search (given up for a split), that try's count and arrangements with ``tally``'s work.
+
+    Both counts are arrangements found and checked, so each is a lower bound; a count stopped
+    before its split's tasks ran must not answer 0 (unknown) when the first try found some."""
+    if earlier is None or tally.outcome != RUNNING or earlier.count <= tally.count:
+        return tally
+    return replace(
+        earlier,
+        outcome=RUNNING,
+        first_try=True,
+        nodes=tally.nodes,  # the work is all the tries'
+        thread_cpu=tally.thread_cpu,
+        tasks=tally.tasks,
+    )
 
 
 def count_by_frame(
@@ -220,13 +246,16 @@ def count_by_frame(
     nodes: int,
     sieving: Sieving = SIEVING,
     progress: Progress | None = None,
+    earlier: Tally | None = None,
 ) -> Tally:
     """:func:`count_split` by the frame (:mod:`.edge_frame`): the tasks are partial insides.
 
     Where ``sieving`` says so, the count is first tried whole on one thread for a while; if
     that does not finish, the bottoms are listed into a sieve (:func:`fill_sieve`) and the
     tasks' tops are pruned by it. The sieve changes what is searched, not what is found: the
-    same count and kept arrangements, in the same order, fewer placements."""
+    same count and kept arrangements, in the same order, fewer placements. Stopped by the
+    clock, the count answers with the most that any try found (:func:`at_least`): ``earlier``
+    (the caller's first try), the whole try here or the tasks."""
     variant = search.Variant()
     sieve = NO_SIEVE
     long_count = False  # worth the written loops' compiling (edge_frame.NESTED_SIDES)
@@ -236,12 +265,11 @@ def count_by_frame(
             if search_clock() >= deadline:
                 break
             whole.advance(min(1 << 22, sieving.after))
+        kept = whole.kept[: min(whole.count, keep)]
+        tried = Tally(variant, frame.problem, whole.count, whole.outcome, 0, kept, method="frame")
         if whole.outcome != RUNNING:
-            kept = whole.kept[: min(whole.count, keep)]
-            nodes += whole.nodes
-            return Tally(
-                variant, frame.problem, whole.count, whole.outcome, nodes, kept, method="frame"
-            )
+            return replace(tried, nodes=nodes + whole.nodes)
+        earlier = at_least(tried, earlier)
         filled, fill_nodes = fill_sieve(frame, threads, deadline, sieving.log, progress)
         nodes += whole.nodes + fill_nodes
         if filled is not None:
@@ -260,7 +288,9 @@ def count_by_frame(
         len(prefixes), task_run, new_cache, count_limit, deadline, threads, progress
     )
     tally = board.tally(variant, frame.problem, keep, nodes)
-    return replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes), method="frame")
+    return at_least(
+        replace(tally, thread_cpu=thread_cpu, tasks=len(prefixes), method="frame"), earlier
+    )
 
 
 def fill_sieve(

@@ -101,17 +101,17 @@ def run_engine(
             return result
         time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
     if name.endswith("search"):
-        from asterion.solver.edge_search import Variant, search_arrangements
+        from asterion.solver.edge_search import search_arrangements
 
-        # Counting past two: the fastest way (by the frame where it applies). Uniqueness
-        # proofs (two) keep the row scan, whose placements grade the Nacht puzzles.
-        variant = None if count_limit > 2 else Variant()
+        # Counting: the fastest way (by the frame where it applies). A count the row scan
+        # settles within its first try (uniqueness proofs of the Nacht puzzles, which its
+        # placements grade) is that try's whatever the variant (count_split).
         return search_arrangements(
             problem,
             count_limit=count_limit,
             keep=keep,
             time_limit=time_limit,
-            variant=variant,
+            variant=None,
             progress=progress,
         )
     from asterion.solver.edge_cpsat import cp_arrangements
