@@ -21,6 +21,7 @@ from asterion.models.nacht import edge_problem
 from asterion.models.nacht_files import default_tileset
 from asterion.solver import edge_propagate
 from asterion.solver.edge_propagate import propagate_arrangements
+from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.nacht_solve import (
     CROWDED,
     PROPAGATE_NODES,
@@ -110,6 +111,28 @@ def test_auto_hands_an_undecided_designed_set_to_cp_sat(monkeypatch: pytest.Monk
     result = run_engine(problem, "auto", count_limit=10)
     assert result.engine == "cp-sat"
     assert (result.status, result.count, result.complete) == (Status.OPTIMAL, 1, True)
+
+
+def test_arrangements_found_before_the_hand_over_stand_when_the_clock_stops_the_next_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 8x8 5/128 seed 0, a designed-like set with two arrangements: propagate's budget ends
+    # after it found both but before it proved there is no third. CP-SAT, then stopped by
+    # the clock with none found, must not turn the answer into unknown.
+    import asterion.solver.nacht_solve as nacht_solve
+
+    problem = generate(8, 8, 5, 128, seed=0)
+    assert choose_engine(problem) == "propagate+cp-sat"
+    alone = propagate_arrangements(problem, count_limit=3, node_limit=100)
+    assert (alone.count, alone.complete) == (2, False)
+    stopped = EdgeSearchResult(Status.UNKNOWN, 0, False, nodes=7, wall_time=1.0, engine="cp-sat")
+    monkeypatch.setattr(nacht_solve, "PROPAGATE_NODES", 100)
+    monkeypatch.setattr(nacht_solve, "_exact", lambda *args: stopped)
+    result = run_engine(problem, "auto", count_limit=3)
+    assert (result.status, result.count, result.complete) == (Status.FEASIBLE, 2, False)
+    assert (result.engine, result.nodes) == ("propagate", alone.nodes + 7)
+    assert result.solutions == alone.solutions
+    assert all(check_arrangement(problem, a) == [] for a in result.solutions)
 
 
 def test_auto_settles_a_small_crowded_set_without_loading_the_search() -> None:

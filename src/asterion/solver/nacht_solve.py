@@ -87,19 +87,34 @@ def run_engine(
     """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked.
     ``progress(done, total, stage)``: a long count's progress (the search engine's split)."""
     name = choose_engine(problem, engine)
+    earlier: EdgeSearchResult | None = None
     if name.startswith("propagate"):
         from asterion.solver.edge_propagate import propagate_arrangements
 
         budgets = {"propagate+cp-sat": PROPAGATE_NODES, "propagate+search": PROPAGATE_FIRST_NODES}
         budget = budgets.get(name)
         started = time.perf_counter()
-        result = propagate_arrangements(
+        earlier = propagate_arrangements(
             problem, count_limit=count_limit, keep=keep, time_limit=time_limit, node_limit=budget
         )
-        settled = result.complete or result.status is Status.OPTIMAL
+        settled = earlier.complete or earlier.status is Status.OPTIMAL
         if budget is None or settled:
-            return result
+            return earlier
         time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
+    answer = _exact(name, problem, count_limit, keep, time_limit, seed, progress)
+    return answer if earlier is None else most_found(answer, earlier)
+
+
+def _exact(
+    name: str,
+    problem: EdgeProblem,
+    count_limit: int,
+    keep: int,
+    time_limit: float,
+    seed: int,
+    progress: Progress | None,
+) -> EdgeSearchResult:
+    """The exact engine that ends the choice ``name``: the search or CP-SAT."""
     if name.endswith("search"):
         from asterion.solver.edge_search import search_arrangements
 
@@ -118,6 +133,25 @@ def run_engine(
 
     return cp_arrangements(
         problem, count_limit=count_limit, keep=keep, time_limit=time_limit, seed=seed
+    )
+
+
+def most_found(answer: EdgeSearchResult, earlier: EdgeSearchResult) -> EdgeSearchResult:
+    """``answer``, or, if the clock stopped it with fewer arrangements than ``earlier`` (the
+    engine before it, stopped by its node budget) had found, those, as found in the time of
+    both. Every arrangement found is re-checked, so each count is a lower bound: an answer of
+    none (unknown) must not hide one found before."""
+    unsettled = answer.status in (Status.FEASIBLE, Status.UNKNOWN)
+    if not unsettled or answer.count >= earlier.count:
+        return answer
+    stopped = f"{answer.engine} then, stopped by the clock with {answer.count} found"
+    return replace(
+        earlier,
+        status=Status.FEASIBLE,
+        complete=False,
+        nodes=earlier.nodes + answer.nodes,
+        wall_time=earlier.wall_time + answer.wall_time,
+        notes=(*earlier.notes, stopped),
     )
 
 
