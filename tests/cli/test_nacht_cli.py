@@ -416,3 +416,22 @@ def test_solve_tells_the_search_s_progress(monkeypatch: pytest.MonkeyPatch) -> N
     assert result.complete and calls
     done, total, _ = calls[-1]
     assert done == total > 1
+
+
+@pytest.mark.parametrize("where", ["missing/puzzle.svg", "."])
+def test_a_picture_that_cannot_be_written_is_refused_before_the_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # Found out after the search, the refusal would lose its answer: exit 2, no summary.
+    import asterion.solver.nacht_solve as nacht_solve
+
+    def search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched before the picture's path was checked")
+
+    monkeypatch.setattr(nacht_solve, "run_engine", search)
+    puzzle = write(tmp_path, puzzle_text(generate(4, 4, 2, 3, seed=0)), "puzzle.txt")
+    picture = tmp_path / where
+    code, out, err = run("nacht", "solve", puzzle, "--svg", str(picture))
+    words = " ".join(err.replace("│", " ").split())  # typer's panel here, in-process
+    assert (code, out) == (2, "") and "cannot write the picture" in words
+    assert not picture.exists() or picture.is_dir()

@@ -114,6 +114,7 @@ def test_help_reflows_docstrings_wrapped_in_the_source() -> None:
             "--count-limit",
         ),
         (("nacht", "solv"), "asterion nacht", "solv"),
+        (("aster", "board", "--svg", "/no/such/folder/b.svg"), "asterion aster board", "--svg"),
         (("--bogus",), "asterion", "--bogus"),
     ],
 )

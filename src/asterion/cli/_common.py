@@ -28,16 +28,32 @@ from rich.progress import (
 
 from asterion.errors import IllegalActionError, InputError
 from asterion.models.files import read_json_text
-from asterion.render.svg import write_svg
+from asterion.render.svg import unwritable, write_svg
 
 YES, NO, BAD_INPUT, UNKNOWN = 0, 1, 2, 3
 
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
 ]
+
+
+def _picture_path(path: Path | None) -> Path | None:
+    """``--svg``, refused at once if the picture could not be written: found out after a
+    long search, that would lose the answer (exit 2 instead of its summary)."""
+    problem = None if path is None else unwritable(path)
+    if problem is not None:
+        raise typer.BadParameter(f"{path}: {problem}")
+    return path
+
+
 SvgOpt = Annotated[
     Path | None,
-    typer.Option("--svg", metavar="FILE", help="Also draw the answer as an SVG picture."),
+    typer.Option(
+        "--svg",
+        metavar="FILE",
+        help="Also draw the answer as an SVG picture.",
+        callback=_picture_path,
+    ),
 ]
 
 console = Console(highlight=False, markup=False, soft_wrap=True)

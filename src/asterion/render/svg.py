@@ -14,6 +14,20 @@ from asterion.errors import InputError
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
+def unwritable(path: str | os.PathLike[str]) -> str | None:
+    """Why a picture could not be written at ``path`` (None: it can, as far as can be told
+    without writing): checked before a command's work, not after it."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return "cannot write the picture: it is a folder"
+    if not folder.is_dir():
+        return f"cannot write the picture: the folder {str(folder)!r} does not exist"
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        return "cannot write the picture: permission denied"
+    return None
+
+
 def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
     """Write ``svg_text`` to ``path`` as UTF-8.
 
