@@ -115,6 +115,11 @@ def test_help_reflows_docstrings_wrapped_in_the_source() -> None:
         ),
         (("nacht", "solv"), "asterion nacht", "solv"),
         (("aster", "board", "--svg", "/no/such/folder/b.svg"), "asterion aster board", "--svg"),
+        (
+            ("stellar", "selfplay", "--plot", "/no/such/folder/p.svg"),
+            "asterion stellar selfplay",
+            "--plot",
+        ),
         (("--bogus",), "asterion", "--bogus"),
     ],
 )

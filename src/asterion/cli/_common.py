@@ -37,9 +37,10 @@ JsonOpt = Annotated[
 ]
 
 
-def _picture_path(path: Path | None) -> Path | None:
-    """``--svg``, refused at once if the picture could not be written: found out after a
-    long search, that would lose the answer (exit 2 instead of its summary)."""
+def picture_path(path: Path | None) -> Path | None:
+    """A picture's path (``--svg``, ``--plot``), refused as the option is read if the
+    picture could not be written: found out after a long search or many games, that would
+    lose the answer (exit 2 instead of its summary)."""
     problem = None if path is None else unwritable(path)
     if problem is not None:
         raise typer.BadParameter(f"{path}: {problem}")
@@ -52,7 +53,7 @@ SvgOpt = Annotated[
         "--svg",
         metavar="FILE",
         help="Also draw the answer as an SVG picture.",
-        callback=_picture_path,
+        callback=picture_path,
     ),
 ]
 

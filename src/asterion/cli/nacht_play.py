@@ -17,6 +17,7 @@ from asterion.cli._common import (
     JsonOpt,
     console,
     finish,
+    picture_path,
     print_json,
     progress_bar,
     reports_input_errors,
@@ -91,7 +92,8 @@ def simulate_command(
         ),
     ] = None,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="SVG of the coin distributions.")
+        Path | None,
+        typer.Option(metavar="FILE", help="SVG of the coin distributions.", callback=picture_path),
     ] = None,
     json_out: JsonOpt = False,
 ) -> None:

@@ -15,6 +15,7 @@ from asterion.cli._common import (
     SvgOpt,
     console,
     finish,
+    picture_path,
     print_json,
     progress_bar,
     reports_input_errors,
@@ -147,7 +148,8 @@ def selfplay_command(
     ] = "greedy,random",
     seed: Annotated[int, typer.Option(help="Seed: the same seed, the same games.")] = 0,
     plot: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="SVG of the score distributions.")
+        Path | None,
+        typer.Option(metavar="FILE", help="SVG of the score distributions.", callback=picture_path),
     ] = None,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
