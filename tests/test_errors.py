@@ -3,6 +3,7 @@ even when they have no size (a pipe, a device); JSON's types are kept to the let
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 import asterion.data
 from asterion.errors import MAX_SHOWN, InputError
 from asterion.models.aster_files import state_from_data
-from asterion.models.files import MAX_FILE_BYTES, read_json_file
+from asterion.models.files import MAX_FILE_BYTES, STDIN, read_json_file
 from asterion.models.nacht_files import default_tileset, tileset_from_data, tileset_to_data
 from asterion.models.sky import sky_from_data
 from asterion.models.stellar_cards import deck_from_data
@@ -37,6 +38,17 @@ def test_a_file_without_a_size_is_read_only_to_the_limit() -> None:
     # stat() says 0 bytes for a device: the whole stream was read (gigabytes, no end).
     with pytest.raises(InputError, match=f"/dev/zero: input is over {MAX_FILE_BYTES} bytes"):
         read_json_file("/dev/zero")
+
+
+def test_a_dash_reads_standard_input_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = json.dumps({"format": "x"})
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf" + text.encode())))
+    assert read_json_file(STDIN) == {"format": "x"}  # (a byte-order mark dropped, as from a file)
+    flood = io.BytesIO(b" " * (MAX_FILE_BYTES + 1))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(flood))
+    with pytest.raises(InputError, match=f"^-: input is over {MAX_FILE_BYTES} bytes"):
+        read_json_file(STDIN)
+    assert flood.tell() == MAX_FILE_BYTES + 1  # read to the limit, not to the end
 
 
 def _shipped(name: str) -> dict[str, object]:

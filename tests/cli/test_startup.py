@@ -135,6 +135,22 @@ def test_a_usage_error_is_one_line_naming_the_command_and_what_is_wrong(
     assert errors[0].endswith(f"(see {command} --help)")
 
 
+def test_a_tile_set_piped_in_as_dash_is_solved() -> None:
+    # A 2x2 whose four corners meet one way: the same answer as from a file (docs/nacht.md).
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(["nacht", "solve", "-", "--json"]), "[]"],
+        input="2 2\n0 1 1 0\n0 0 1 1\n1 1 0 0\n1 0 0 1\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["status"], answer["solutions"]) == ("optimal", 1)
+    assert answer["grid"] == [["0", "1"], ["2", "3"]]
+
+
 def test_a_command_s_own_exit_status_still_comes_through(tmp_path: Path) -> None:
     # Four corners whose colors cannot meet: verify answers "inconsistent", status 1.
     puzzle = tmp_path / "p.txt"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -84,9 +85,16 @@ def read_json_file(path: Path | str) -> Any:
     return read_json_text(read_text_file(path), str(path))
 
 
+STDIN = "-"
+"""The path that reads standard input, as Unix tools do (``cat puzzle.txt | asterion nacht
+solve -``)."""
+
+
 def read_text_file(path: Path | str) -> str:
     """Read a UTF-8 text file (a leading byte-order mark dropped), refusing files over
-    :data:`MAX_FILE_BYTES`."""
+    :data:`MAX_FILE_BYTES`; ``-`` reads standard input."""
+    if str(path) == STDIN:
+        return _decoded(_read_capped(sys.stdin.buffer, STDIN), STDIN)
     path = Path(path)
     source = str(path)
     try:
@@ -95,16 +103,27 @@ def read_text_file(path: Path | str) -> str:
             raise TooLargeError(
                 f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes", source=source
             )
-        with path.open("rb") as stream:  # a pipe or a device has no size: read one byte more
-            raw = stream.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise TooLargeError(f"input is over {MAX_FILE_BYTES} bytes (the limit)", source=source)
+        with path.open("rb") as stream:
+            raw = _read_capped(stream, source)
     except FileNotFoundError:
         raise InputError("no such file", source=source) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", source=source) from None
     except OSError as error:
         raise InputError(f"cannot be read: {error.strerror}", source=source) from None
+    return _decoded(raw, source)
+
+
+def _read_capped(stream: BinaryIO, source: str) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` of ``stream`` (a pipe or a device has no size to check
+    first: one byte more is read, to tell)."""
+    raw = stream.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise TooLargeError(f"input is over {MAX_FILE_BYTES} bytes (the limit)", source=source)
+    return raw
+
+
+def _decoded(raw: bytes, source: str) -> str:
     try:
         return raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not content
     except UnicodeDecodeError:

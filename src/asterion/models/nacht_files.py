@@ -31,7 +31,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from asterion.errors import InputError, TooLargeError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE
-from asterion.models.files import plain_digits, read_json_text, read_text_file, validate
+from asterion.models.files import (
+    STDIN,
+    plain_digits,
+    read_json_text,
+    read_text_file,
+    validate,
+)
 from asterion.models.nacht import (
     CORNERS,
     SIDES,
@@ -284,7 +290,7 @@ def parse_edge_text(text: str, source: str) -> TileSet:
             source=source,
         )
     return TileSet(
-        name=Path(source).stem,
+        name="stdin" if source == STDIN else Path(source).stem,
         width=width,
         height=height,
         tiles=tuple(tiles),
