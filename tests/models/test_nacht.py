@@ -11,10 +11,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nacht_charts import unit_viewport, woven_chart
 
+from asterion.models import nacht
 from asterion.models.edges import BORDER, EdgeProblem, Placement, check_arrangement
 from asterion.models.nacht import (
     BLANK,
     CORNERS,
+    TOLERANCE,
     Role,
     Segment,
     Star,
@@ -231,6 +233,52 @@ def test_sides_fit_within_the_tolerance(offset: float, fits: bool) -> None:
 def test_sides_fit_within_the_tolerance_for_any_decimal_offset(offset: float, fits: bool) -> None:
     problem = edge_problem(hand_set(ne_offset=offset)).problem
     assert (check_arrangement(problem, AS_LAID) == []) is fits
+
+
+def test_a_fit_within_the_tolerance_stands_beside_a_chain_of_near_misses() -> None:
+    # Both lines are A's: NW's east end reads 0.70 and NE's west end 0.305 (0.695 facing,
+    # within N1); NW's south end and SW's north end meet exactly at 0.678 facing. So 0.70,
+    # 0.695 and 0.678 chain within 0.02 though 0.70 and 0.678 are 0.022 apart: cut to single
+    # signatures, that group let only exact fits through and the set had no arrangement.
+    tiles = (
+        Tile(
+            "NW",
+            chamfers_for(2, 2, 0, 0),
+            (Star(0.5, 0.5, 1.0, "A"),),
+            (Segment("A", (0.5, 0.5), (1.0, 0.3)), Segment("A", (0.5, 0.5), (0.678, 0.0))),
+        ),
+        Tile("NE", chamfers_for(2, 2, 0, 1), (), (Segment("A", (0.0, 0.305), (0.5, 0.5)),)),
+        Tile("SW", chamfers_for(2, 2, 1, 0), (), (Segment("A", (0.678, 1.0), (0.5, 0.5)),)),
+        Tile("SE", chamfers_for(2, 2, 1, 1)),
+    )
+    tileset = TileSet("chain", 2, 2, tiles)
+    east, south = tiles[0].fragments("E"), tiles[0].fragments("S")
+    facing_east, facing_south = mirror(tiles[1].fragments("W")), mirror(tiles[2].fragments("N"))
+    assert close(east, facing_east) and facing_south == south  # a near fit and an exact one
+    chain = (east, facing_east, mirror(south))  # 0.70, 0.695, 0.678 read from NW's east side
+    assert close(chain[1], chain[2]) and not close(chain[0], chain[2])
+    problem = edge_problem(tileset).problem
+    assert check_arrangement(problem, AS_LAID) == []
+    result = cp_arrangements(problem, count_limit=2)
+    assert (result.status, result.count) == (Status.OPTIMAL, 1)
+    nw, _, sw, _ = problem.pieces
+    assert problem.mate_of(nw[2]) == sw[0] != problem.mate_of(nw[1])  # no color joins 0.70, 0.678
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.sampled_from("AB")), min_size=1, max_size=12))
+def test_colors_join_only_signatures_within_the_tolerance(ends: list[tuple[int, str]]) -> None:
+    # Offsets in steps of 0.005 over 0.35-0.65: chains within N1 abound, some around the middle
+    # (mirroring onto themselves). Whatever the cut, a color never holds two signatures
+    # further apart than N1, and a signature's mirror always has the mate color.
+    signatures = [((round(0.35 + step * 0.005, 9), name),) for step, name in ends]
+    colors = nacht._SignatureColors(signatures, TOLERANCE)
+    members: dict[int, list[tuple[tuple[float, str], ...]]] = {}
+    for signature in signatures:
+        for variant in (signature, mirror(signature)):
+            members.setdefault(colors.color(variant), []).append(variant)
+            assert colors.mate[colors.color(variant)] == colors.color(mirror(variant))
+    for same in members.values():
+        assert all(close(a, b) for a in same for b in same)
 
 
 def test_a_border_fragment_gets_a_color_nothing_mates() -> None:

@@ -17,7 +17,7 @@ color.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -249,9 +249,12 @@ class _SignatureColors:
     """Colors for signatures. Signatures are grouped by "within the tolerance", closed under
     mirroring; a group whose members are all pairwise within the tolerance is one color, and
     the mate of a color is its mirror group's. A group that only a chain of near misses holds
-    together (a within N1 of b, b of c, but not a of c) is ambiguous: there each exact
-    signature keeps a color of its own, so only exact mirrors fit (never a pair further apart
-    than N1)."""
+    together (a within N1 of b, b of c, but not a of c) is cut into parts that are (the
+    closest first, :func:`_clean_parts`), and its mirror group into the mirrored parts, so a
+    color never joins a pair further apart than N1. Sides of one group in different parts
+    do not fit even where they are within N1 of each other: there the encoding is stricter
+    than the rule (a self-mirrored group, around the middle of a side, is cut to single
+    signatures)."""
 
     def __init__(self, signatures: Iterable[tuple[Fragment, ...]], tolerance: float):
         self.meanings: list[tuple[Fragment, ...] | str] = ["border", "blank"]
@@ -261,11 +264,9 @@ class _SignatureColors:
             for variant in (signature, mirror(signature)):
                 if variant not in distinct:
                     distinct.append(variant)
-        groups = _groups(distinct, tolerance)
         self._color_of: dict[tuple[Fragment, ...], int] = {}
-        for group in groups:
-            clean = all(close(a, b, tolerance) for a in group for b in group)
-            for part in [group] if clean else [[member] for member in group]:
+        for parts in _colored_parts(_groups(distinct, tolerance), tolerance):
+            for part in parts:
                 color = len(self.meanings)
                 self.meanings.append(part[0])
                 self.mate.append(-1)
@@ -283,6 +284,63 @@ class _SignatureColors:
         self.meanings.append(signature)
         self.mate.append(color)
         return color
+
+
+def _colored_parts(
+    groups: list[list[tuple[Fragment, ...]]], tolerance: float
+) -> Iterator[list[list[tuple[Fragment, ...]]]]:
+    """Each group's parts, one color each (see :class:`_SignatureColors`)."""
+    group_of = {signature: k for k, group in enumerate(groups) for signature in group}
+    cut: set[int] = set()  # groups whose parts were given with their mirror group's
+    for k, group in enumerate(groups):
+        if k in cut:
+            continue
+        if all(close(a, b, tolerance) for a in group for b in group):
+            yield [group]
+            continue
+        mirrored = group_of[mirror(group[0])]
+        if mirrored == k:
+            yield [[member] for member in group]
+            continue
+        parts = _clean_parts(group, tolerance)
+        cut.add(mirrored)
+        yield parts
+        yield [[mirror(member) for member in part] for part in parts]
+
+
+def _clean_parts(
+    group: list[tuple[Fragment, ...]], tolerance: float
+) -> list[list[tuple[Fragment, ...]]]:
+    """``group`` cut into parts whose members are pairwise within ``tolerance``: from single
+    signatures, the two parts whose union spreads least are joined while any union stays
+    within it (so the nearest signatures, the likely partners, share a part)."""
+    parts = [[signature] for signature in sorted(group)]
+    while True:
+        best: tuple[float, int, int] | None = None
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                union = parts[i] + parts[j]
+                if all(close(a, b, tolerance) for a in union for b in union):
+                    spread = max(_apart(a, b) for a in union for b in union)
+                    if best is None or spread < best[0]:
+                        best = (spread, i, j)
+        if best is None:
+            return parts
+        _, i, j = best
+        parts[i] += parts.pop(j)
+
+
+def _apart(a: Sequence[Fragment], b: Sequence[Fragment]) -> float:
+    """How far apart two :func:`close` signatures are: their furthest paired offsets."""
+    by_name_b = _by_name(b)
+    return max(
+        (
+            abs(t - u)
+            for name, ts in _by_name(a).items()
+            for t, u in zip(ts, by_name_b[name], strict=True)
+        ),
+        default=0.0,
+    )
 
 
 def _groups(
