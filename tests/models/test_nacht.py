@@ -33,6 +33,7 @@ from asterion.models.nacht import (
 )
 from asterion.models.nacht_cut import Chart, ChartConstellation, cut
 from asterion.solver.edge_cpsat import cp_arrangements
+from asterion.solver.nacht_verify import verify
 from asterion.solver.result import Status
 
 # -- chamfers -------------------------------------------------------------------------------------
@@ -235,11 +236,10 @@ def test_sides_fit_within_the_tolerance_for_any_decimal_offset(offset: float, fi
     assert (check_arrangement(problem, AS_LAID) == []) is fits
 
 
-def test_a_fit_within_the_tolerance_stands_beside_a_chain_of_near_misses() -> None:
-    # Both lines are A's: NW's east end reads 0.70 and NE's west end 0.305 (0.695 facing,
-    # within N1); NW's south end and SW's north end meet exactly at 0.678 facing. So 0.70,
-    # 0.695 and 0.678 chain within 0.02 though 0.70 and 0.678 are 0.022 apart: cut to single
-    # signatures, that group let only exact fits through and the set had no arrangement.
+def chained_set() -> TileSet:
+    """2 x 2 by hand, both lines A's: NW's east end reads 0.70 and NE's west end 0.305 (0.695
+    facing, within N1); NW's south end and SW's north end meet exactly at 0.678 facing. So
+    0.70, 0.695 and 0.678 chain within 0.02, though 0.70 and 0.678 are 0.022 apart."""
     tiles = (
         Tile(
             "NW",
@@ -251,7 +251,13 @@ def test_a_fit_within_the_tolerance_stands_beside_a_chain_of_near_misses() -> No
         Tile("SW", chamfers_for(2, 2, 1, 0), (), (Segment("A", (0.678, 1.0), (0.5, 0.5)),)),
         Tile("SE", chamfers_for(2, 2, 1, 1)),
     )
-    tileset = TileSet("chain", 2, 2, tiles)
+    return TileSet("chain", 2, 2, tiles)
+
+
+def test_a_fit_within_the_tolerance_stands_beside_a_chain_of_near_misses() -> None:
+    # Cut to single signatures, the chain let only exact fits through: no arrangement.
+    tileset = chained_set()
+    tiles = tileset.tiles
     east, south = tiles[0].fragments("E"), tiles[0].fragments("S")
     facing_east, facing_south = mirror(tiles[1].fragments("W")), mirror(tiles[2].fragments("N"))
     assert close(east, facing_east) and facing_south == south  # a near fit and an exact one
@@ -279,6 +285,18 @@ def test_colors_join_only_signatures_within_the_tolerance(ends: list[tuple[int, 
             assert colors.mate[colors.color(variant)] == colors.color(mirror(variant))
     for same in members.values():
         assert all(close(a, b) for a in same for b in same)
+
+
+def test_verify_names_a_chain_of_near_misses() -> None:
+    # The chain's sides are matched more strictly than N1 (and a player could not tell which
+    # fit): a problem naming those sides, the arrangement found all the same.
+    report = verify(chained_set(), time_limit=60)
+    chains = [finding for finding in report.problems if finding.code == "near-miss-chain"]
+    assert len(chains) == 1 and not report.consistent and report.solutions == 1
+    assert all(side in chains[0].message for side in ("NW E", "NE W", "NW S", "SW N"))
+    assert "SE" not in chains[0].message
+    plain = verify(hand_set(), time_limit=60)
+    assert plain.consistent and all(f.code != "near-miss-chain" for f in plain.problems)
 
 
 def test_a_border_fragment_gets_a_color_nothing_mates() -> None:

@@ -204,6 +204,10 @@ class Encoding:
     problem: EdgeProblem
     meanings: tuple[tuple[Fragment, ...] | str, ...]
     """Per color: the clockwise signature, or the side label (generic sets)."""
+    chains: tuple[tuple[tuple[Fragment, ...], ...], ...] = ()
+    """Signatures that a chain of near misses holds together, each group cut into parts that
+    do not fit one another even within N1 (:class:`_SignatureColors`): sides there are matched
+    more strictly than the rule says, so arrangements may be missed."""
 
 
 BLANK = 1
@@ -242,7 +246,7 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
     problem = EdgeProblem(
         tuple(pieces), tileset.width, tileset.height, tileset.rotations, tuple(colors.mate)
     )
-    return Encoding(problem, tuple(colors.meanings))
+    return Encoding(problem, tuple(colors.meanings), tuple(colors.chains))
 
 
 class _SignatureColors:
@@ -265,7 +269,11 @@ class _SignatureColors:
                 if variant not in distinct:
                     distinct.append(variant)
         self._color_of: dict[tuple[Fragment, ...], int] = {}
+        self.chains: list[tuple[tuple[Fragment, ...], ...]] = []
         for parts in _colored_parts(_groups(distinct, tolerance), tolerance):
+            chain = tuple(member for part in parts for member in part)
+            if len(parts) > 1 and not any(mirror(chain[0]) in other for other in self.chains):
+                self.chains.append(chain)  # (its mirror image, cut alike, is the same chain)
             for part in parts:
                 color = len(self.meanings)
                 self.meanings.append(part[0])
