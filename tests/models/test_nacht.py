@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from nacht_charts import unit_viewport, woven_chart
 
 from asterion.models import nacht
-from asterion.models.edges import BORDER, EdgeProblem, Placement, check_arrangement
+from asterion.models.edges import BORDER, Arrangement, EdgeProblem, Placement, check_arrangement
 from asterion.models.nacht import (
     BLANK,
     CORNERS,
@@ -33,6 +33,7 @@ from asterion.models.nacht import (
 )
 from asterion.models.nacht_cut import Chart, ChartConstellation, cut
 from asterion.solver.edge_cpsat import cp_arrangements
+from asterion.solver.nacht_solve import run_engine, solve_tileset
 from asterion.solver.nacht_verify import verify
 from asterion.solver.result import Status
 
@@ -373,6 +374,38 @@ def test_two_lines_crossing_one_side_close_together_still_fit() -> None:
     problem = edge_problem(tileset).problem
     laid = tuple(tuple(Placement(r * 3 + c) for c in range(3)) for r in range(2))
     assert check_arrangement(problem, laid) == []
+
+
+def test_a_tile_that_turns_in_place_counts_once_per_picture() -> None:
+    # A 3 x 3 sky whose only line lies inside the centre tile: its blank sides fit in every
+    # turn, and its four turns are four pictures, so with rotations each arrangement of
+    # sides is four arrangements (rule 4: any other arrangement counts). The blank border
+    # tiles, told apart by id, lie 4! x 4! ways, 144 up to turning the whole picture.
+    line = ChartConstellation("C", "C", ((1.3, 1.4, 1.0), (1.6, 1.7, 1.0)), ((0, 1),))
+    tileset = replace(cut(Chart("x", (line,)), 3, 3, unit_viewport(3, 3)), rotations=True)
+    encoding = edge_problem(tileset)
+    centre = tileset.tile_index("T5")
+    assert encoding.turns_in_place[centre] == (1, 2, 3)
+    assert not any(turns for i, turns in enumerate(encoding.turns_in_place) if i != centre)
+    sides = run_engine(encoding.problem, "cp-sat", count_limit=10**4, keep=1)
+    assert (sides.count, sides.complete) == (144, True)
+    counted = solve_tileset(tileset, engine="cp-sat", count_limit=10**4, keep=1).result
+    assert (counted.status, counted.count) == (Status.OPTIMAL, 4 * 144)
+    solved = solve_tileset(tileset, engine="cp-sat", count_limit=1, keep=3).result
+
+    def centre_turn(arrangement: Arrangement) -> int:
+        return next(p.turns for row in arrangement for p in row if p.piece == centre)
+
+    def others(arrangement: Arrangement) -> list[Placement]:
+        return [p for row in arrangement for p in row if p.piece != centre]
+
+    first = solved.solutions[0]  # the engine's one; then the centre turned in place
+    assert [(centre_turn(a) - centre_turn(first)) % 4 for a in solved.solutions] == [0, 1, 2]
+    assert all(others(a) == others(first) for a in solved.solutions)
+    assert all(check_arrangement(encoding.problem, a) == [] for a in solved.solutions)
+    report = verify(tileset, time_limit=60)
+    assert not report.consistent and "not-unique" in {f.code for f in report.problems}
+    assert edge_problem(replace(tileset, rotations=False)).turns_in_place == ()
 
 
 def test_edge_problem_keeps_grid_and_rotations() -> None:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from asterion.models.edges import BORDER, EdgeProblem, Piece
+from asterion.models.edges import BORDER, EdgeProblem, Piece, turn
 
 TOLERANCE = 0.02
 """N1: fragment offsets on facing sides agree within this fraction of a side."""
@@ -204,6 +204,11 @@ class Encoding:
     problem: EdgeProblem
     meanings: tuple[tuple[Fragment, ...] | str, ...]
     """Per color: the clockwise signature, or the side label (generic sets)."""
+    turns_in_place: tuple[tuple[int, ...], ...] = ()
+    """Per tile, with rotations on: the quarter turns that keep its side colors but change
+    its picture (a star or line off the sides, turned), each distinct picture once. Turned
+    so, wherever it lies, the tile makes another arrangement (rule 4), which the engines,
+    seeing only sides, do not tell apart: see :func:`picture_turns`."""
     chains: tuple[tuple[tuple[Fragment, ...], ...], ...] = ()
     """Signatures that a chain of near misses holds together, each group cut into parts that
     do not fit one another even within N1 (:class:`_SignatureColors`): sides there are matched
@@ -246,7 +251,39 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
     problem = EdgeProblem(
         tuple(pieces), tileset.width, tileset.height, tileset.rotations, tuple(colors.mate)
     )
-    return Encoding(problem, tuple(colors.meanings), tuple(colors.chains))
+    in_place = tuple(
+        picture_turns(tile, piece) for tile, piece in zip(tileset.tiles, pieces, strict=True)
+    )
+    return Encoding(
+        problem,
+        tuple(colors.meanings),
+        in_place if tileset.rotations else (),
+        tuple(colors.chains),
+    )
+
+
+def picture_turns(tile: Tile, piece: Piece) -> tuple[int, ...]:
+    """The quarter turns (1-3) that leave ``piece``'s side colors as they are yet show another
+    picture, one per picture (a tile whose sides look alike every quarter turn and holds an
+    off-centre star has three)."""
+    seen = {_picture(tile, 0)}
+    turns = []
+    for k in (1, 2, 3):
+        picture = _picture(tile, k)
+        if turn(piece, k) == piece and picture not in seen:
+            seen.add(picture)
+            turns.append(k)
+    return tuple(turns)
+
+
+def _picture(tile: Tile, turns: int) -> frozenset[tuple[object, ...]]:
+    def at(point: Point) -> tuple[float, float]:
+        x, y = turn_point(point, turns)
+        return (round(x, DIGITS - 3), round(y, DIGITS - 3))
+
+    stars = {("star", at((s.x, s.y)), s.mag, s.constellation) for s in tile.stars}
+    lines = {("line", frozenset({at(s.a), at(s.b)}), s.constellation) for s in tile.segments}
+    return frozenset(stars | lines)
 
 
 class _SignatureColors:

@@ -35,7 +35,7 @@ from asterion.models.nacht_cut import Chart, chart_from_data, cut, load_chart
 from asterion.models.nacht_files import tileset_from_data, tileset_to_data
 from asterion.puzzles.aster import Difficulty, check_format, inside
 from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.nacht_solve import run_engine
+from asterion.solver.nacht_solve import run_engine, with_turns_in_place
 from asterion.solver.result import Status
 
 PUZZLE_FORMAT = "asterion.nacht-puzzle/1"
@@ -124,8 +124,9 @@ class NachtVerdict:
 
 def prove(tileset: TileSet, *, time_limit: float = PROOF_TIME_LIMIT) -> NachtVerdict:
     """Count the arrangements up to two with the exact engine."""
-    problem = edge_problem(tileset).problem
-    return NachtVerdict(run_engine(problem, ENGINE, count_limit=2, keep=2, time_limit=time_limit))
+    encoding = edge_problem(tileset)
+    result = run_engine(encoding.problem, ENGINE, count_limit=2, keep=2, time_limit=time_limit)
+    return NachtVerdict(with_turns_in_place(result, encoding, 2, 2))
 
 
 # -- generation ----------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from asterion.errors import InputError
-from asterion.models.edges import BORDER, Arrangement, EdgeProblem
+from asterion.models.edges import BORDER, Arrangement, EdgeProblem, Placement
 from asterion.models.nacht import Encoding, TileSet, edge_problem
 from asterion.solver.edge_result import EdgeSearchResult, Progress
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
@@ -195,4 +195,41 @@ def solve_tileset(
         seed=seed,
         progress=progress,
     )
-    return Solved(tileset, encoding, result)
+    return Solved(tileset, encoding, with_turns_in_place(result, encoding, count_limit, keep))
+
+
+def with_turns_in_place(
+    result: EdgeSearchResult, encoding: Encoding, count_limit: int, keep: int
+) -> EdgeSearchResult:
+    """``result`` counted as rule 4 counts: each arrangement the engine found (of side
+    colors) stands for one per choice of picture for each tile that can turn in place
+    (:attr:`Encoding.turns_in_place`), up to the count limit; the kept arrangements are
+    filled up with those turns."""
+    choices = [(cell, turns) for cell, turns in enumerate(encoding.turns_in_place) if turns]
+    if not choices or result.count == 0:
+        return result
+    factor = 1
+    for _, turns in choices:
+        factor *= len(turns) + 1
+    count = min(result.count * factor, count_limit)
+    solutions = list(result.solutions)
+    for arrangement in result.solutions:
+        for tile, turns in choices:
+            for extra in turns:
+                if len(solutions) < keep:
+                    solutions.append(_turned_in_place(arrangement, tile, extra))
+    reached = count >= count_limit
+    return replace(
+        result,
+        status=Status.OPTIMAL if reached else result.status,
+        count=count,
+        solutions=tuple(solutions),
+        notes=(*result.notes, f"x{factor}: tiles that turn in place show other pictures"),
+    )
+
+
+def _turned_in_place(arrangement: Arrangement, tile: int, turns: int) -> Arrangement:
+    return tuple(
+        tuple(Placement(p.piece, (p.turns + turns) % 4) if p.piece == tile else p for p in row)
+        for row in arrangement
+    )

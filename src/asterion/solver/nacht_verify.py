@@ -38,7 +38,7 @@ from asterion.models.nacht import (
     turn_point,
 )
 from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.nacht_solve import run_engine
+from asterion.solver.nacht_solve import run_engine, with_turns_in_place
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
 DEFAULT_COUNT_LIMIT = 10
@@ -98,9 +98,9 @@ def verify(
     encoding = edge_problem(tileset, border_fragments_fit=True)
     findings += chain_findings(tileset, encoding.chains)
     problem = encoding.problem
-    result = run_engine(
-        problem, engine, count_limit=max(count_limit, 2), keep=2, time_limit=time_limit
-    )
+    limit = max(count_limit, 2)
+    result = run_engine(problem, engine, count_limit=limit, keep=2, time_limit=time_limit)
+    result = with_turns_in_place(result, encoding, limit, keep=2)
     findings += arrangement_findings(tileset, result, count_limit)
     spans: tuple[Span, ...] = ()
     if result.solutions and not tileset.generic:
