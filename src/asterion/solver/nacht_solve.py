@@ -24,7 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from asterion.errors import InputError
-from asterion.models.edges import BORDER, Arrangement, EdgeProblem, Placement
+from asterion.models.edges import (
+    BORDER,
+    Arrangement,
+    EdgeProblem,
+    Placement,
+    check_arrangement,
+)
 from asterion.models.nacht import Encoding, TileSet, edge_problem
 from asterion.solver.edge_result import EdgeSearchResult, Progress
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
@@ -217,7 +223,10 @@ def with_turns_in_place(
         for tile, turns in choices:
             for extra in turns:
                 if len(solutions) < keep:
-                    solutions.append(_turned_in_place(arrangement, tile, extra))
+                    turned = _turned_in_place(arrangement, tile, extra)
+                    if check_arrangement(encoding.problem, turned):  # re-checked, as every one
+                        raise RuntimeError(f"tile {tile} turned in place does not fit (a bug)")
+                    solutions.append(turned)
     reached = count >= count_limit
     return replace(
         result,
