@@ -277,6 +277,8 @@ def picture_turns(tile: Tile, piece: Piece) -> tuple[int, ...]:
 
 
 def _picture(tile: Tile, turns: int) -> frozenset[tuple[object, ...]]:
+    """The tile's stars and lines after ``turns`` quarter turns, as a set to compare."""
+
     def at(point: Point) -> tuple[float, float]:
         x, y = turn_point(point, turns)
         return (round(x, DIGITS - 3), round(y, DIGITS - 3))
