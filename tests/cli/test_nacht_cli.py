@@ -343,6 +343,49 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, text: str, needle: str
     assert len(err.strip().splitlines()) == 1
 
 
+def chained_document() -> dict[str, object]:
+    """A 2 x 2 set whose lines end, read clockwise, at 0.70 on NW's east side (NE's west end
+    meets it exactly), 0.685 on NW's south side and, seen from NW, 0.67 on SW's north side:
+    0.70 is within N1 of 0.685, 0.685 of 0.67, but 0.70 not of 0.67. A chain of near misses,
+    so only the engines that read near colors take it."""
+
+    def tile(tile_id: str, corner: str, ends: list[list[float]]) -> dict[str, object]:
+        chamfers = dict.fromkeys(("NE", "NW", "SW", "SE"), False) | {corner: True}
+        segments = [{"constellation": "A", "a": [0.5, 0.5], "b": end} for end in ends]
+        return {"id": tile_id, "chamfers": chamfers, "stars": [], "segments": segments}
+
+    return {
+        "format": "asterion.tileset/1",
+        "name": "chain",
+        "grid": {"width": 2, "height": 2},
+        "constellations": [{"abbr": "A", "name": "A"}],
+        "tiles": [
+            tile("NW", "SE", [[1.0, 0.30], [0.315, 0.0]]),
+            tile("NE", "SW", [[0.0, 0.30]]),
+            tile("SW", "NE", [[0.33, 1.0]]),
+            tile("SE", "NW", []),
+        ],
+    }
+
+
+@pytest.mark.parametrize("engine", ["auto", "propagate", "cp-sat"])
+def test_a_chain_of_near_misses_is_solved_as_the_rule_says(tmp_path: Path, engine: str) -> None:
+    path = write(tmp_path, chained_document(), "chain.json")
+    code, out, _ = run("nacht", "solve", path, "--json", "--count-limit", "5", "--engine", engine)
+    assert code == 0
+    answer = json.loads(out)
+    assert (answer["status"], answer["solutions"]) == ("optimal", 1)
+    assert answer["grid"] == [["NW", "NE"], ["SW", "SE"]]
+
+
+def test_the_search_refuses_a_chain_of_near_misses(tmp_path: Path) -> None:
+    path = write(tmp_path, chained_document(), "chain.json")
+    code, out, err = run("nacht", "solve", path, "--engine", "search")
+    assert code == 2 and out == ""
+    assert "--engine" in err and "tolerance" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_unknown_engine_is_refused(tmp_path: Path) -> None:
     path = write(tmp_path, FORCED, "forced.txt")
     code, _, err = run("nacht", "solve", path, "--engine", "magic")

@@ -12,7 +12,8 @@ Conventions (shared by every engine and by the exhaustive tests):
   ``mate[0] == 0``): a piece's east side ``e`` fits its eastern neighbour's west side ``w``
   when ``e == mate[w]``, and likewise south against north. ``mate=None`` is the identity, as
   in the Eternity II family; a Nacht side whose fragments read clockwise give one color reads
-  reversed on the facing tile, which is its mate.
+  reversed on the facing tile, which is its mate. Beside a chain of near misses a Nacht set's
+  colors may also fit colors *near* them (``EdgeProblem.near``).
 - A :class:`Placement` turns the piece as given by ``turns`` quarter turns clockwise. Of the
   turns that give the same colored square, only the smallest is an orientation of its own, so
   a symmetric piece is not counted twice. Pieces are told apart by index, even if two are
@@ -90,9 +91,25 @@ class EdgeProblem:
     height: int
     rotations: bool = False
     mate: tuple[int, ...] | None = None
+    near: tuple[tuple[int, ...], ...] | None = None
+    """Per color, the colors other than its mate that a facing side may show and still fit
+    (a Nacht set's chain of near misses, models/nacht.py); None: mates alone fit. Symmetric
+    as fitting is: ``b in near[a]`` exactly when ``a in near[b]``. Only the engines that
+    read it (``propagate``, CP-SAT, and every re-check) take such a problem."""
 
     def mate_of(self, color: int) -> int:
         return color if self.mate is None else self.mate[color]
+
+    def facing(self, color: int) -> tuple[int, ...]:
+        """The colors a facing side may show to fit a side of ``color``: its mate first."""
+        near = () if self.near is None else self.near[color]
+        return (self.mate_of(color), *near)
+
+    def fits(self, color: int, facing: int) -> bool:
+        """Whether a side of ``color`` fits a facing side of color ``facing``."""
+        return facing == self.mate_of(color) or (
+            self.near is not None and facing in self.near[color]
+        )
 
     def cells(self) -> list[tuple[int, int]]:
         """Cells as (row, column), row 0 = north, in reading order."""
@@ -147,9 +164,9 @@ def check_arrangement(problem: EdgeProblem, arrangement: Arrangement) -> list[Mi
             if outside[name] != (color == BORDER):
                 where = "on the border" if outside[name] else "inside"
                 issues.append(Mismatch((r, c), name, f"color {color} {where}"))
-        if c + 1 < problem.width and sides[EAST] != problem.mate_of(colors[r, c + 1][WEST]):
+        if c + 1 < problem.width and not problem.fits(sides[EAST], colors[r, c + 1][WEST]):
             issues.append(Mismatch((r, c), "E", "does not fit its eastern neighbour"))
-        if r + 1 < problem.height and sides[SOUTH] != problem.mate_of(colors[r + 1, c][NORTH]):
+        if r + 1 < problem.height and not problem.fits(sides[SOUTH], colors[r + 1, c][NORTH]):
             issues.append(Mismatch((r, c), "S", "does not fit its southern neighbour"))
     return issues
 

@@ -17,11 +17,20 @@ color.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from asterion.models.edges import BORDER, EdgeProblem, Piece, turn
+from asterion.models.edges import (
+    BORDER,
+    EAST,
+    SOUTH,
+    Arrangement,
+    EdgeProblem,
+    Piece,
+    Placement,
+    turn,
+)
 
 TOLERANCE = 0.02
 """N1: fragment offsets on facing sides agree within this fraction of a side."""
@@ -210,9 +219,9 @@ class Encoding:
     so, wherever it lies, the tile makes another arrangement (rule 4), which the engines,
     seeing only sides, do not tell apart: see :func:`picture_turns`."""
     chains: tuple[tuple[tuple[Fragment, ...], ...], ...] = ()
-    """Signatures that a chain of near misses holds together, each group cut into parts that
-    do not fit one another even within N1 (:class:`_SignatureColors`): sides there are matched
-    more strictly than the rule says, so arrangements may be missed."""
+    """Signatures that a chain of near misses holds together (a within N1 of b, b of c, not
+    a of c): their sides are matched through :attr:`EdgeProblem.near` (engines that match by
+    mates alone cannot take such a set)."""
 
 
 BLANK = 1
@@ -224,8 +233,9 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
 
     A side the chamfers put on the border gets color 0; if it carries fragments and border
     fragments are not allowed (N3, or ``border_fragments_fit=False``) it gets a color of its own
-    that nothing mates, so no arrangement uses it. Inner sides get one color per signature up to
-    the tolerance; a signature's mate is its mirror's color.
+    that nothing mates, so no arrangement uses it. Inner sides get colors exact to N1
+    (:class:`_SignatureColors`): a signature's mate is its mirror's color, and beside a chain
+    of near misses some colors are near (:attr:`EdgeProblem.near`).
     """
     if tileset.generic:
         return _generic_problem(tileset)
@@ -249,7 +259,12 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
                 piece.append(colors.color(signature) if signature else BLANK)
         pieces.append((piece[0], piece[1], piece[2], piece[3]))
     problem = EdgeProblem(
-        tuple(pieces), tileset.width, tileset.height, tileset.rotations, tuple(colors.mate)
+        tuple(pieces),
+        tileset.width,
+        tileset.height,
+        tileset.rotations,
+        tuple(colors.mate),
+        colors.near_table(),
     )
     in_place = tuple(
         picture_turns(tile, piece) for tile, piece in zip(tileset.tiles, pieces, strict=True)
@@ -260,6 +275,71 @@ def edge_problem(tileset: TileSet, *, border_fragments_fit: bool | None = None) 
         in_place if tileset.rotations else (),
         tuple(colors.chains),
     )
+
+
+def misfits(
+    tileset: TileSet, arrangement: Arrangement, *, border_fragments_fit: bool | None = None
+) -> list[str]:
+    """Every way an arrangement breaks the rules (rules/nacht.md, check 3), read off the tiles
+    rather than their colors, so that it re-checks the encoding as well: each tile once, turned
+    only with rotations on; the sides its chamfers put on the border on the outer border, and
+    only those, without fragments there unless lines may leave the sky (N3, or
+    ``border_fragments_fit``); facing sides whose fragments coincide within N1, or whose
+    labels agree. Empty: the arrangement is one of the set's."""
+    w, h = tileset.width, tileset.height
+    used = sorted(p.piece for row in arrangement for p in row)
+    if len(arrangement) != h or any(len(row) != w for row in arrangement):
+        return [f"not a {w}x{h} grid"]
+    if used != list(range(len(tileset.tiles))):
+        return ["tiles not used exactly once each"]
+    fits = tileset.allow_border_fragments if border_fragments_fit is None else border_fragments_fit
+    found = []
+    for r, row in enumerate(arrangement):
+        for c, placed in enumerate(row):
+            tile = tileset.tiles[placed.piece]
+            where = f"tile {tile.id} at row {r}, column {c}"
+            if placed.turns and not tileset.rotations:
+                found.append(f"{where}: turned although rotations are off")
+            outside = (r == 0, c == w - 1, r == h - 1, c == 0)
+            for direction, side in enumerate(_facing(placed)):
+                if outside[direction] != (side in tile.border_sides()):
+                    found.append(f"{where}: side {side} {_against_chamfers(outside[direction])}")
+                elif outside[direction] and not _may_face_out(tile, side, fits):
+                    found.append(f"{where}: side {side}: a line leaves the sky")
+            if c + 1 < w and not _sides_fit(tileset, placed, row[c + 1], EAST):
+                found.append(f"{where}: its east side does not fit its neighbour's")
+            if r + 1 < h and not _sides_fit(tileset, placed, arrangement[r + 1][c], SOUTH):
+                found.append(f"{where}: its south side does not fit its neighbour's")
+    return found
+
+
+def _facing(placed: Placement) -> tuple[str, ...]:
+    """The printed sides that face north, east, south and west once the tile is turned (a
+    quarter turn clockwise brings its west side north)."""
+    return tuple(SIDES[(direction - placed.turns) % 4] for direction in range(4))
+
+
+def _against_chamfers(outside: bool) -> str:
+    if outside:
+        return "lies on the outer border, where its chamfers put it inside"
+    return "lies inside, where its chamfers put it on the outer border"
+
+
+def _may_face_out(tile: Tile, side: str, fits: bool) -> bool:
+    """A border side: a label must say border; fragments only where lines may leave the sky."""
+    if tile.edges is not None:
+        return tile.edges[SIDES.index(side)] == "0"
+    return fits or not tile.fragments(side)
+
+
+def _sides_fit(tileset: TileSet, a: Placement, b: Placement, direction: int) -> bool:
+    """Whether ``a``'s side facing ``direction`` fits ``b``'s side facing back."""
+    tile_a, tile_b = tileset.tiles[a.piece], tileset.tiles[b.piece]
+    side_a, side_b = _facing(a)[direction], _facing(b)[(direction + 2) % 4]
+    if tile_a.edges is not None and tile_b.edges is not None:
+        label = tile_a.edges[SIDES.index(side_a)]
+        return label != "0" and label == tile_b.edges[SIDES.index(side_b)]
+    return close(tile_a.fragments(side_a), mirror(tile_b.fragments(side_b)), tileset.tolerance)
 
 
 def picture_turns(tile: Tile, piece: Piece) -> tuple[int, ...]:
@@ -289,15 +369,14 @@ def _picture(tile: Tile, turns: int) -> frozenset[tuple[object, ...]]:
 
 
 class _SignatureColors:
-    """Colors for signatures. Signatures are grouped by "within the tolerance", closed under
-    mirroring; a group whose members are all pairwise within the tolerance is one color, and
-    the mate of a color is its mirror group's. A group that only a chain of near misses holds
-    together (a within N1 of b, b of c, but not a of c) is cut into parts that are (the
-    closest first, :func:`_clean_parts`), and its mirror group into the mirrored parts, so a
-    color never joins a pair further apart than N1. Sides of one group in different parts
-    do not fit even where they are within N1 of each other: there the encoding is stricter
-    than the rule (a self-mirrored group, around the middle of a side, is cut to single
-    signatures)."""
+    """Colors for signatures, exact to N1. Signatures are grouped by "within the tolerance"
+    (connected groups, closed under mirroring). In a group whose members are all within N1 of
+    one another (the usual case) every member fits what any other fits, so the group is one
+    color, and its mate is the mirror group's. A group that only a chain of near misses holds
+    together (a within N1 of b, b of c, but not a of c) gets a color per class of members
+    that are within N1 of the same members (:func:`_fit_classes`); a color is then *near*
+    the mates of the other classes within N1 of its own: sides of those colors fit, though
+    they are not mates (:attr:`EdgeProblem.near`)."""
 
     def __init__(self, signatures: Iterable[tuple[Fragment, ...]], tolerance: float):
         self.meanings: list[tuple[Fragment, ...] | str] = ["border", "blank"]
@@ -309,18 +388,34 @@ class _SignatureColors:
                     distinct.append(variant)
         self._color_of: dict[tuple[Fragment, ...], int] = {}
         self.chains: list[tuple[tuple[Fragment, ...], ...]] = []
-        for parts in _colored_parts(_groups(distinct, tolerance), tolerance):
-            chain = tuple(member for part in parts for member in part)
-            if len(parts) > 1 and not any(mirror(chain[0]) in other for other in self.chains):
-                self.chains.append(chain)  # (its mirror image, cut alike, is the same chain)
-            for part in parts:
-                color = len(self.meanings)
-                self.meanings.append(part[0])
-                self.mate.append(-1)
-                for member in part:
-                    self._color_of[member] = color
+        self._near: dict[int, list[int]] = {}
+        classes_of_chains: list[list[list[tuple[Fragment, ...]]]] = []
+        for group in _groups(distinct, tolerance):
+            if all(close(a, b, tolerance) for a in group for b in group):
+                self._new_color(group)
+                continue
+            classes = _fit_classes(group, tolerance)
+            for members in classes:
+                self._new_color(members)
+            classes_of_chains.append(classes)
+            if not any(mirror(group[0]) in other for other in self.chains):
+                self.chains.append(tuple(group))  # (its mirror image is the same chain)
         for signature, color in self._color_of.items():
             self.mate[color] = self._color_of[mirror(signature)]
+        for classes in classes_of_chains:
+            for k in classes:
+                self._near[self.color(k[0])] = sorted(
+                    self.mate[self.color(j[0])]
+                    for j in classes
+                    if j is not k and close(k[0], j[0], tolerance)
+                )
+
+    def _new_color(self, members: list[tuple[Fragment, ...]]) -> None:
+        color = len(self.meanings)
+        self.meanings.append(members[0])
+        self.mate.append(-1)
+        for member in members:
+            self._color_of[member] = color
 
     def color(self, signature: tuple[Fragment, ...]) -> int:
         return self._color_of[signature]
@@ -332,62 +427,23 @@ class _SignatureColors:
         self.mate.append(color)
         return color
 
-
-def _colored_parts(
-    groups: list[list[tuple[Fragment, ...]]], tolerance: float
-) -> Iterator[list[list[tuple[Fragment, ...]]]]:
-    """Each group's parts, one color each (see :class:`_SignatureColors`)."""
-    group_of = {signature: k for k, group in enumerate(groups) for signature in group}
-    cut: set[int] = set()  # groups whose parts were given with their mirror group's
-    for k, group in enumerate(groups):
-        if k in cut:
-            continue
-        if all(close(a, b, tolerance) for a in group for b in group):
-            yield [group]
-            continue
-        mirrored = group_of[mirror(group[0])]
-        if mirrored == k:
-            yield [[member] for member in group]
-            continue
-        parts = _clean_parts(group, tolerance)
-        cut.add(mirrored)
-        yield parts
-        yield [[mirror(member) for member in part] for part in parts]
+    def near_table(self) -> tuple[tuple[int, ...], ...] | None:
+        """Per color, the colors near it (:attr:`EdgeProblem.near`); None without a chain."""
+        if not any(self._near.values()):
+            return None
+        return tuple(tuple(self._near.get(color, ())) for color in range(len(self.meanings)))
 
 
-def _clean_parts(
+def _fit_classes(
     group: list[tuple[Fragment, ...]], tolerance: float
 ) -> list[list[tuple[Fragment, ...]]]:
-    """``group`` cut into parts whose members are pairwise within ``tolerance``: from single
-    signatures, the two parts whose union spreads least are joined while any union stays
-    within it (so the nearest signatures, the likely partners, share a part)."""
-    parts = [[signature] for signature in sorted(group)]
-    while True:
-        best: tuple[float, int, int] | None = None
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts)):
-                union = parts[i] + parts[j]
-                if all(close(a, b, tolerance) for a in union for b in union):
-                    spread = max(_apart(a, b) for a in union for b in union)
-                    if best is None or spread < best[0]:
-                        best = (spread, i, j)
-        if best is None:
-            return parts
-        _, i, j = best
-        parts[i] += parts.pop(j)
-
-
-def _apart(a: Sequence[Fragment], b: Sequence[Fragment]) -> float:
-    """How far apart two :func:`close` signatures are: their furthest paired offsets."""
-    by_name_b = _by_name(b)
-    return max(
-        (
-            abs(t - u)
-            for name, ts in _by_name(a).items()
-            for t, u in zip(ts, by_name_b[name], strict=True)
-        ),
-        default=0.0,
-    )
+    """The members of ``group`` classed by the members they are within ``tolerance`` of: a
+    side of one member fits exactly what a side of another member of its class fits."""
+    classes: dict[frozenset[tuple[Fragment, ...]], list[tuple[Fragment, ...]]] = {}
+    for a in group:
+        within = frozenset(b for b in group if close(a, b, tolerance))
+        classes.setdefault(within, []).append(a)
+    return list(classes.values())
 
 
 def _groups(

@@ -10,7 +10,7 @@ Two sources (rules/nacht.md):
     (:mod:`asterion.models.nacht_cut`), shuffled; lines may leave the window (N3 clipping on).
 
 A candidate is kept only when the exact search engine (:mod:`asterion.solver.edge_search`,
-through :func:`asterion.solver.nacht_solve.run_engine`) proves that it has exactly one
+through :func:`asterion.solver.nacht_solve.arrange`) proves that it has exactly one
 arrangement: asked to count up to two, it finishes with one (with rotations, arrangements are
 counted up to turning the whole picture). The engine's effort, the search nodes it needed to
 find the arrangement and rule out a second, grades the puzzle (:func:`label_of`); the node
@@ -35,7 +35,7 @@ from asterion.models.nacht_cut import Chart, chart_from_data, cut, load_chart
 from asterion.models.nacht_files import tileset_from_data, tileset_to_data
 from asterion.puzzles.aster import Difficulty, check_format, inside
 from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.nacht_solve import run_engine, with_turns_in_place
+from asterion.solver.nacht_solve import arrange
 from asterion.solver.result import Status
 
 PUZZLE_FORMAT = "asterion.nacht-puzzle/1"
@@ -124,9 +124,10 @@ class NachtVerdict:
 
 def prove(tileset: TileSet, *, time_limit: float = PROOF_TIME_LIMIT) -> NachtVerdict:
     """Count the arrangements up to two with the exact engine."""
-    encoding = edge_problem(tileset)
-    result = run_engine(encoding.problem, ENGINE, count_limit=2, keep=2, time_limit=time_limit)
-    return NachtVerdict(with_turns_in_place(result, encoding, 2, 2))
+    result = arrange(
+        tileset, edge_problem(tileset), ENGINE, count_limit=2, keep=2, time_limit=time_limit
+    )
+    return NachtVerdict(result)
 
 
 # -- generation ----------------------------------------------------------------------------------

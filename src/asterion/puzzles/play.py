@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 from asterion.models.aster import Action, AsterState, apply, slot_actions
 from asterion.models.aster_cards import BOARD_ACTIONS, ActionKind
-from asterion.models.edges import Placement, check_arrangement
-from asterion.models.nacht import edge_problem
+from asterion.models.edges import Placement
+from asterion.models.nacht import misfits
 from asterion.puzzles.aster import AsterPuzzle, describe
 from asterion.puzzles.nacht import NachtPuzzle
 from asterion.render.aster_text import board_text
@@ -233,7 +233,7 @@ class NachtGame(Session):
         arrangement = tuple(
             tuple(self.cells[r, c] for c in range(ts.width)) for r in range(ts.height)
         )
-        problems = check_arrangement(edge_problem(ts).problem, arrangement)
+        problems = misfits(ts, arrangement)
         if not problems:
             self.solved = self.finished = True
             return "every tile fits: solved!"

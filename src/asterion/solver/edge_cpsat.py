@@ -7,6 +7,8 @@ exactly on the cell's outside sides):
 - for every inner edge and every color ``k``: the number of placements whose facing side is
   ``k`` on one side of the edge equals the number whose facing side mates ``k`` on the other
   (both sums are 0 or 1, so this says "the two sides fit", and it is the tight linear form);
+  where some colors are near others (``EdgeProblem.near``), a placement showing ``k`` asks
+  for one showing a color that fits ``k`` across the edge instead;
 - with rotations on, the lowest-numbered corner piece (two adjacent border sides, so it can
   only sit in a corner) is held in the north-west corner (square grids) or one of the two
   northern corners (otherwise): exactly one member of each class of arrangements under
@@ -88,9 +90,15 @@ class _Model:
                 pairs.append(((r + 1, c), SOUTH, NORTH))
             for other, side, facing in pairs:
                 mine = self._side_sums((r, c), side, mated=False)
-                theirs = self._side_sums(other, facing, mated=True)
-                for color in set(mine) | set(theirs):
-                    self.model.add(sum(mine.get(color, [])) == sum(theirs.get(color, [])))
+                if problem.near is None:
+                    theirs = self._side_sums(other, facing, mated=True)
+                    for color in set(mine) | set(theirs):
+                        self.model.add(sum(mine.get(color, [])) == sum(theirs.get(color, [])))
+                    continue
+                shown = self._side_sums(other, facing, mated=False)
+                for color, placed in mine.items():  # (a color shown here wants one that fits)
+                    fitting = [var for f in problem.facing(color) for var in shown.get(f, [])]
+                    self.model.add(sum(placed) <= sum(fitting))
 
     def arrangement(
         self, value: cp_model.CpSolverSolutionCallback | cp_model.CpSolver

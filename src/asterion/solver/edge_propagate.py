@@ -209,7 +209,7 @@ class _Search:
         (None: one of them has none)."""
         piece, _, colors = option
         facing = {
-            beyond: (back, self.problem.mate_of(colors[side]))
+            beyond: (back, self.problem.facing(colors[side]))
             for side, beyond, back in _neighbours(cell)
             if beyond in self.empty and beyond != cell
         }
@@ -226,16 +226,20 @@ class _Search:
                 o
                 for o in options
                 if o[0] != piece
-                and (need is None or o[2][need[0]] == need[1])
+                and (need is None or o[2][need[0]] in need[1])
                 and (exact or o[0] not in self.used)
             ]
             if not kept:
                 return None
             narrowed[other] = kept
-        for other, (side, color) in facing.items():  # cells with their first placed neighbour
+        for other, (side, wanted) in facing.items():  # cells with their first placed neighbour
             kind = self.table.kind_of[other]
-            selected = self.table.by_side.get((kind, side, color), [])
-            kept = [o for o in selected if o[0] != piece and o[0] not in self.used]
+            kept = [
+                o
+                for color in wanted
+                for o in self.table.by_side.get((kind, side, color), [])
+                if o[0] != piece and o[0] not in self.used
+            ]
             if not kept:
                 return None
             narrowed[other] = kept

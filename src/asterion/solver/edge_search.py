@@ -775,7 +775,8 @@ def search_arrangements(
         progress bar; called from the searching threads).
 
     :raises ValueError: on a piece count other than width x height, a grid outside the
-        limits, a bad mate table, a count limit below 1, no threads or an unknown order.
+        limits, a bad mate table, near colors (:attr:`EdgeProblem.near`), a count limit below
+        1, no threads or an unknown order.
     :raises RuntimeError: if an arrangement fails the edge-by-edge re-check (a bug).
     """
     from asterion.solver import edge_search_parallel as parallel  # it builds on this module
@@ -963,6 +964,8 @@ def _validate(problem: EdgeProblem, count_limit: int, keep: int) -> None:
         )
     if count_limit < 1:
         raise ValueError(f"count_limit must be at least 1, got {count_limit}")
+    if problem.near is not None:
+        raise ValueError("the search matches sides by mates alone; near colors it cannot take")
     if not 0 <= min(keep, count_limit) <= MAX_KEEP:
         raise ValueError(f"keep must be in 0..{MAX_KEEP}, got {keep}")
 

@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypedDict, Unpack
 
 from asterion.errors import InputError
 from asterion.models.edges import (
@@ -31,7 +32,7 @@ from asterion.models.edges import (
     Placement,
     check_arrangement,
 )
-from asterion.models.nacht import Encoding, TileSet, edge_problem
+from asterion.models.nacht import Encoding, TileSet, edge_problem, misfits
 from asterion.solver.edge_result import EdgeSearchResult, Progress
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
@@ -72,8 +73,16 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
         raise InputError(
             f"unknown engine {engine!r} (one of {', '.join(ENGINES)})", field="--engine"
         )
+    if problem.near is not None and engine == "search":
+        raise InputError(
+            "the search engine matches sides by color alone, and this set's fragments chain "
+            "within the tolerance (N1); use --engine auto, propagate or cp-sat",
+            field="--engine",
+        )
     if engine != "auto":
         return engine
+    if problem.near is not None:
+        return "propagate+cp-sat"
     if search_available() and crowding(problem) > CROWDED:
         small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
         return "propagate+search" if small else "search"
@@ -177,31 +186,51 @@ class Solved:
         return [[self.tileset.tiles[p.piece].id for p in row] for row in arrangement]
 
 
+class Limits(TypedDict, total=False):
+    """What bounds an arrangement question (the keywords of :func:`run_engine`)."""
+
+    count_limit: int
+    keep: int
+    time_limit: float
+    seed: int
+    progress: Progress | None
+
+
 def solve_tileset(
     tileset: TileSet,
     *,
     engine: str = "auto",
-    count_limit: int = 1,
-    keep: int = 2,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    seed: int = 0,
     rotations: bool | None = None,
-    progress: Progress | None = None,
+    **limits: Unpack[Limits],
 ) -> Solved:
     """Arrange a tile set (``rotations`` overrides the set's own N2 setting)."""
     if rotations is not None and rotations != tileset.rotations:
         tileset = replace(tileset, rotations=rotations)
     encoding = edge_problem(tileset)
-    result = run_engine(
-        encoding.problem,
-        engine,
-        count_limit=count_limit,
-        keep=keep,
-        time_limit=time_limit,
-        seed=seed,
-        progress=progress,
-    )
-    return Solved(tileset, encoding, with_turns_in_place(result, encoding, count_limit, keep))
+    return Solved(tileset, encoding, arrange(tileset, encoding, engine, **limits))
+
+
+def arrange(
+    tileset: TileSet,
+    encoding: Encoding,
+    engine: str = "auto",
+    *,
+    border_fragments_fit: bool | None = None,
+    **limits: Unpack[Limits],
+) -> EdgeSearchResult:
+    """The tile set's arrangements as rule 4 counts them (tiles that turn in place counted),
+    each kept one re-checked against the tiles themselves (:func:`misfits`), not only
+    against the colors the engine saw."""
+    found = run_engine(encoding.problem, engine, **limits)
+    count_limit, keep = limits.get("count_limit", 1), limits.get("keep", 2)
+    result = with_turns_in_place(found, encoding, count_limit, keep)
+    for arrangement in result.solutions:
+        wrong = misfits(tileset, arrangement, border_fragments_fit=border_fragments_fit)
+        if wrong:
+            raise RuntimeError(
+                f"{result.engine} reported an arrangement that breaks the rules (a bug): {wrong[0]}"
+            )
+    return result
 
 
 def with_turns_in_place(

@@ -38,7 +38,7 @@ from asterion.models.nacht import (
     turn_point,
 )
 from asterion.solver.edge_result import EdgeSearchResult
-from asterion.solver.nacht_solve import run_engine, with_turns_in_place
+from asterion.solver.nacht_solve import arrange
 from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
 
 DEFAULT_COUNT_LIMIT = 10
@@ -96,11 +96,15 @@ def verify(
     findings += duplicate_findings(tileset)
     findings += label_findings(tileset) if tileset.generic else fragment_findings(tileset)
     encoding = edge_problem(tileset, border_fragments_fit=True)
-    findings += chain_findings(tileset, encoding.chains)
-    problem = encoding.problem
-    limit = max(count_limit, 2)
-    result = run_engine(problem, engine, count_limit=limit, keep=2, time_limit=time_limit)
-    result = with_turns_in_place(result, encoding, limit, keep=2)
+    result = arrange(
+        tileset,
+        encoding,
+        engine,
+        count_limit=max(count_limit, 2),
+        keep=2,
+        time_limit=time_limit,
+        border_fragments_fit=True,
+    )
     findings += arrangement_findings(tileset, result, count_limit)
     spans: tuple[Span, ...] = ()
     if result.solutions and not tileset.generic:
@@ -345,40 +349,6 @@ def _names(signature: tuple[tuple[float, str], ...]) -> str:
 
 def _offsets(signature: tuple[tuple[float, str], ...]) -> str:
     return ", ".join(f"{t:.3f}" for t, _ in signature) + " (read clockwise)"
-
-
-def chain_findings(
-    tileset: TileSet, chains: tuple[tuple[tuple[Fragment, ...], ...], ...]
-) -> list[Finding]:
-    """Fragments that a chain of near misses holds together (each within the tolerance of
-    the next, not all of one another): the arrangement checks match such sides more strictly
-    than N1, and a player could not tell which of them fit."""
-    findings = []
-    for chain in chains:
-        sides = [
-            f"{tile.id} {side} at {_listed(tile.fragments(side))}"
-            for tile in tileset.tiles
-            for side in SIDES
-            if side not in tile.border_sides()
-            and (tile.fragments(side) in chain or mirror(tile.fragments(side)) in chain)
-        ]
-        names = sorted({name for signature in chain for _, name in signature})
-        findings.append(
-            Finding(
-                "near-miss-chain",
-                f"fragments of {', '.join(names)} on sides {'; '.join(sides[:8])}"
-                f"{'; ...' if len(sides) > 8 else ''} (read clockwise; facing sides meet at "
-                "offsets adding up to 1) lie each within the tolerance "
-                f"{tileset.tolerance:g} of the next but not all of one another: only the "
-                "nearest are matched, so arrangements may be missed; make facing fragments "
-                "meet exactly and others lie further apart",
-            )
-        )
-    return findings
-
-
-def _listed(signature: tuple[Fragment, ...]) -> str:
-    return "/".join(f"{offset:.3f}" for offset, _ in signature)
 
 
 def arrangement_findings(
