@@ -16,7 +16,8 @@ from asterion.models.edges import (
     check_arrangement,
     turn,
 )
-from asterion.models.nacht import edge_problem
+from asterion.models.nacht import Segment, Tile, TileSet, chamfers_for, edge_problem
+from asterion.puzzles import nacht as nacht_puzzles
 from asterion.puzzles.aster import Difficulty
 from asterion.puzzles.batch import run_batch
 from asterion.puzzles.nacht import (
@@ -109,3 +110,38 @@ def test_batches_do_not_depend_on_the_worker_count() -> None:
     two = run_batch("nacht", 3, "medium", 9, workers=2)
     assert [m.files for m in one.made] == [m.files for m in two.made]
     assert [m.index for m in one.made] == [0, 1, 2]
+
+
+def chained_tileset() -> TileSet:
+    """2 x 2: lines end, read clockwise, at 0.70 on NW's east side (NE's west end meets it
+    exactly), 0.685 on NW's south side and, seen from NW, 0.67 on SW's north side: each
+    within N1 of the next, 0.70 not of 0.67, a chain of near misses."""
+
+    def tile(tile_id: str, cell: tuple[int, int], ends: list[tuple[float, float]]) -> Tile:
+        lines = tuple(Segment("A", (0.5, 0.5), end) for end in ends)
+        return Tile(tile_id, chamfers_for(2, 2, *cell), (), lines)
+
+    tiles = (
+        tile("NW", (0, 0), [(1.0, 0.30), (0.315, 0.0)]),
+        tile("NE", (0, 1), [(0.0, 0.30)]),
+        tile("SW", (1, 0), [(0.33, 1.0)]),
+        tile("SE", (1, 1), []),
+    )
+    return TileSet("chain", 2, 2, tiles)
+
+
+def test_a_chain_of_near_misses_is_proven_by_an_engine_that_reads_near_colors() -> None:
+    tileset = chained_tileset()
+    assert edge_problem(tileset).problem.near is not None  # the grading search refuses these
+    verdict = prove(tileset)
+    assert verdict.unique is True and verdict.result.count == 1
+
+
+def test_sky_candidates_whose_fragments_chain_are_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A player could not tell such fragments apart, and the search that grades cannot take
+    # them: the candidate is drawn past without a proof.
+    monkeypatch.setattr(nacht_puzzles, "sky_tileset", lambda *_: chained_tileset())
+    generated = generate_puzzle(0, 0, Difficulty.EASY, source="sky", max_attempts=3)
+    assert generated.puzzle is None and generated.attempts == 3 and generated.states == 0

@@ -124,9 +124,9 @@ class NachtVerdict:
 
 def prove(tileset: TileSet, *, time_limit: float = PROOF_TIME_LIMIT) -> NachtVerdict:
     """Count the arrangements up to two with the exact engine."""
-    result = arrange(
-        tileset, edge_problem(tileset), ENGINE, count_limit=2, keep=2, time_limit=time_limit
-    )
+    encoding = edge_problem(tileset)
+    engine = ENGINE if encoding.problem.near is None else "auto"  # (the search takes no chain)
+    result = arrange(tileset, encoding, engine, count_limit=2, keep=2, time_limit=time_limit)
     return NachtVerdict(result)
 
 
@@ -220,6 +220,8 @@ def generate_puzzle(
         else:
             side, rotations = rng.choice(profile.sky)
             tileset = sky_tileset(rng, side, rotations, name, chart_at(chart))
+        if edge_problem(tileset).chains:
+            continue  # fragments in a chain of near misses: a player could not tell them apart
         verdict = prove(tileset, time_limit=time_limit)
         nodes = verdict.result.nodes
         nodes_total += nodes
