@@ -55,15 +55,20 @@ def mate_of(mate: Sequence[int] | None, color: int) -> int:
     return color if mate is None else mate[color]
 
 
+def meet(problem: EdgeProblem, a: int, b: int) -> bool:
+    """Facing sides of colors ``a`` and ``b`` fit: mates, or listed as near each other."""
+    return a == mate_of(problem.mate, b) or (problem.near is not None and a in problem.near[b])
+
+
 def fits_here(
     problem: EdgeProblem, grid: dict[tuple[int, int], Piece], r: int, c: int, sides: Piece
 ) -> bool:
     outside = (r == 0, c == problem.width - 1, r == problem.height - 1, c == 0)
     if any((color == 0) != out for color, out in zip(sides, outside, strict=True)):
         return False
-    if c > 0 and grid[r, c - 1][1] != mate_of(problem.mate, sides[3]):
+    if c > 0 and not meet(problem, grid[r, c - 1][1], sides[3]):
         return False
-    return not (r > 0 and grid[r - 1, c][2] != mate_of(problem.mate, sides[0]))
+    return not (r > 0 and not meet(problem, grid[r - 1, c][2], sides[0]))
 
 
 def enumerate_all(problem: EdgeProblem) -> list[Arrangement]:

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_edge_cpsat import classes, enumerate_all
 
-from asterion.models.edges import Arrangement
+from asterion.models.edge_puzzles import generate
+from asterion.models.edges import Arrangement, EdgeProblem, check_arrangement
 from asterion.models.nacht import (
     Segment,
     Star,
@@ -28,7 +32,7 @@ from asterion.models.nacht import (
     misfits,
     turn_chamfers,
 )
-from asterion.solver.nacht_solve import arrange
+from asterion.solver.nacht_solve import BY_MATES, arrange, choose_engine, run_engine
 from asterion.solver.result import Status
 
 N1 = 0.02
@@ -154,9 +158,12 @@ def arrangement_key(tileset: TileSet, arrangement: Arrangement) -> Key:
 # -- the sets -----------------------------------------------------------------------------------
 
 
-def near_miss_set(width: int, height: int, rotations: bool, seed: int) -> TileSet:
-    """A picture cut into tiles whose lines cross each inner side at 0-2 of :data:`OFFSETS`,
-    the facing end shifted by one of :data:`SHIFTS`; shuffled, and turned with rotations."""
+def near_miss_set(
+    width: int, height: int, rotations: bool, seed: int, lines: tuple[int, ...] = (0, 1, 1, 2)
+) -> TileSet:
+    """A picture cut into tiles whose lines cross each inner side at as many of
+    :data:`OFFSETS` as one of ``lines`` says, the facing end shifted by one of
+    :data:`SHIFTS`; shuffled, and turned with rotations."""
     rng = random.Random(seed)
     segments: dict[tuple[int, int], list[Segment]] = {
         (r, c): [] for r in range(height) for c in range(width)
@@ -167,7 +174,7 @@ def near_miss_set(width: int, height: int, rotations: bool, seed: int) -> TileSe
             for dr, dc in ((0, 1), (1, 0)):
                 if r + dr >= height or c + dc >= width:
                     continue
-                for _ in range(rng.choice((0, 1, 1, 2))):
+                for _ in range(rng.choice(lines)):
                     name, at = rng.choice("AB"), rng.choice(OFFSETS)
                     other = round(at + rng.choice(SHIFTS), 6)
                     if dc:  # east side at height ``at``, the neighbour's west side
@@ -228,3 +235,36 @@ def test_the_sets_meet_chains_and_near_fits_that_add_arrangements() -> None:
             chained += 1
             ambiguous += len(brute_classes(tileset)) > 1
     assert chained >= 20 and ambiguous >= 2
+
+
+# -- near colors on crowded puzzles ------------------------------------------------------------
+
+
+def with_near_colors(problem: EdgeProblem, rng: random.Random) -> EdgeProblem:
+    """``problem`` with two of its inner colors made near each other (sides of the two fit)."""
+    inner = sorted({color for piece in problem.pieces for color in piece} - {0})
+    a, b = rng.sample(inner, 2)
+    near = [() for _ in range(max(inner) + 1)]
+    near[a], near[b] = (b,), (a,)
+    return replace(problem, mate=tuple(range(max(inner) + 1)), near=tuple(near))
+
+
+# Seeds whose near colors add arrangements (1792, 768 and 1008 against 16, 32 and 48 on
+# mates alone) and whose enumeration stays within seconds; others take minutes.
+@pytest.mark.parametrize("seed", [0, 9, 11])
+def test_near_colors_on_a_crowded_puzzle_are_counted_by_every_engine(seed: int) -> None:
+    # Few colors, so ``auto`` first runs the search on mates alone (a lower bound), then
+    # the engines that read near colors. The enumeration reads fits as mates or near.
+    rng = random.Random(seed)
+    problem = with_near_colors(generate(4, 4, 2, 3, seed=seed), rng)
+    assert choose_engine(problem).startswith(BY_MATES)
+    expected = len(classes(problem, enumerate_all(problem)))
+    on_mates = len(classes(problem, enumerate_all(replace(problem, near=None))))
+    assert on_mates < expected  # the near colors matter here
+    for engine in engines():
+        for limit in (1, 3, 10**6):
+            result = run_engine(problem, engine, count_limit=limit, keep=5, time_limit=60)
+            assert result.count == min(limit, expected), (engine, limit)
+            assert result.status is Status.OPTIMAL
+            assert result.complete is (limit > expected)
+            assert all(check_arrangement(problem, a) == [] for a in result.solutions)
