@@ -131,6 +131,22 @@ def test_players_outside_2_to_5(command: str, players: str) -> None:
     assert code == 2 and out == "" and f"players must be 2 to 5, not {players}" in err
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [
+        ("--goals", "O99", "unknown objective 'O99'"),
+        ("--goals", "O13,O13", "objective O13 given twice (one card each)"),
+        ("--seat", "9", "seat must be 0-2"),
+        ("--first", "7", "first must be a seat 0-2"),
+        ("--others", "earth", "2 other seats need a schedule, not 1"),
+    ],
+)
+def test_plan_errors_name_the_option(option: str, value: str, problem: str) -> None:
+    code, out, err = run("akelarre", "plan", "--players", "3", option, value)
+    assert code == 2 and out == ""
+    assert err.strip() == f"asterion: error: {option}: {problem}"
+
+
 def test_plan_refuses_what_play_cannot_have(tmp_path: Path) -> None:
     # One card per objective id; a first player among the seats; a turn not begun yet (the
     # planner's seat already sent fire in the file's chain: planning its turn afresh would

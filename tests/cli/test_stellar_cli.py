@@ -78,8 +78,8 @@ def test_the_active_player_has_a_slot_to_fill(tmp_path: Path) -> None:
     # Player 0's telescope is full, player 1's is not: in the turn phase it is player 1's turn.
     deck = [card.id for card in default_deck().cards]
     clouds = [card for card in deck if card[0] in "CB"][:12]  # no card of NOTEBOOK_14
-    full = {str(slot): card for slot, card in zip(range(1, 13), clouds, strict=True)}
-    telescope = {slot: {"card": card, "face_down": True} for slot, card in full.items()}
+    # Clouds on slots 1-11 (side by side in one group), a black hole on 12.
+    telescope = {str(slot): card for slot, card in zip(range(1, 13), clouds, strict=True)}
     position = {"players": [{"telescope": telescope}, {"telescope": {"1": deck[-1]}}]}
     path = write(tmp_path, position)
     code, _, err = run("stellar", "advise", path, "--json")

@@ -10,6 +10,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -813,11 +814,11 @@ def test_no_stars_or_no_notebook_cards_score_nothing() -> None:
 
 
 def test_face_down_cards_give_no_stars() -> None:
-    # Planet Pt2 (2 stars) face up on 1, Pt3 (3 stars) face down on 12: 2 stars.
-    # Notebook planets 1, 2: 2 x 2 = 4.
+    # Planet Pt2 (2 stars) face up on 1, Pt3 (3 stars) face down on 12 (moon Mt3 took 3,
+    # the only slot beside Pt2): 2 stars. Notebook planets 1, 2: 2 x 2 = 4; no notebook moons.
     state = position(
         {
-            "telescope": {"1": "Pt2", "12": {"card": "Pt3", "face_down": True}},
+            "telescope": {"1": "Pt2", "3": "Mt3", "12": {"card": "Pt3", "face_down": True}},
             "notebook": ["P1", "P2"],
         },
         {},
@@ -825,21 +826,22 @@ def test_face_down_cards_give_no_stars() -> None:
     assert score(state)[0].types == type_points(planet=4)
 
 
-# Sections, with satellites (no type constraints) and face-down planets:
-#   player 0: 1 S4a (4), 2 S3a (3)            top 7
+# Sections, with satellites (no type constraints) and face-down planets (each played once
+# a satellite took slot 3, the only slot beside the planet on 1):
+#   player 0: 1 P4 (4), 3 S3a (3)               top 7
 #             6 face-down P5 (counts 3)         middle 3
 #             9 S4b (4)                         bottom 4
-#   player 1: 1 S06 (0/6 counts 6), 2 S2a (2)   top 8
+#   player 1: 1 P2 (2), 3 S06 (0/6 counts 6)    top 8
 #             6 S3b (3)                         middle 3
 #             9 S2b (2), 10 face-down P1 (3)    bottom 5
 # Top: 7 < 8, player 1. Middle: 3 = 3 only if the face-down 5 counts 3: a tie. Bottom: 4 < 5
 # only if the face-down 1 counts 3 (2 + 1 = 3 would lose). Top: 8 > 7 only if 0/6 counts 6.
 SECTION_PLAYERS = (
-    {"telescope": {"1": "S4a", "2": "S3a", "6": {"card": "P5", "face_down": True}, "9": "S4b"}},
+    {"telescope": {"1": "P4", "3": "S3a", "6": {"card": "P5", "face_down": True}, "9": "S4b"}},
     {
         "telescope": {
-            "1": "S06",
-            "2": "S2a",
+            "1": "P2",
+            "3": "S06",
             "6": "S3b",
             "9": "S2b",
             "10": {"card": "P1", "face_down": True},
@@ -886,14 +888,21 @@ FIVE_TYPES = {"1": "Pt2", "2": "Mt2", "4": "At2", "9": "Ct1", "12": "Bt1"}
 def test_diversity_all_five_types_face_up() -> None:
     state = position({"telescope": FIVE_TYPES}, {})
     assert score(state)[0].diversity == 10
-    # A face-down card besides them changes nothing.
-    more = {**FIVE_TYPES, "6": {"card": "Bt3", "face_down": True}}
+    # A face-down card besides them changes nothing (a black hole, once S1 took 11, the
+    # only slot beside the black hole on 12).
+    more = {**FIVE_TYPES, "11": "S1", "6": {"card": "Bt3", "face_down": True}}
     assert score(position({"telescope": more}, {}))[0].diversity == 10
 
 
 def test_diversity_face_down_and_satellites_do_not_count() -> None:
-    face_down = {**FIVE_TYPES, "12": {"card": "Bt1", "face_down": True}}
-    assert score(position({"telescope": face_down}, {}))[0].diversity == 0
+    # The black hole face down, no other: no diversity. No order of plays leaves a card face
+    # down while no card of its type is face up, so a game file cannot hold this; the score
+    # is asked of the position directly.
+    state = position({"telescope": FIVE_TYPES}, {})
+    area = state.areas[0]
+    down = tuple((slot, Placed(p.card, face_down=slot == 12)) for slot, p in area.telescope)
+    state = replace(state, areas=(replace(area, telescope=down), state.areas[1]))
+    assert score(state)[0].diversity == 0
     satellite = {**FIVE_TYPES, "12": "S1"}
     assert score(position({"telescope": satellite}, {}))[0].diversity == 0
 

@@ -58,7 +58,8 @@ GOOD: dict[str, Any] = {
     "format": "asterion.stellar-game/1",
     "players": [
         {
-            "telescope": {"1": "P1", "3": "P2", "12": {"card": "M1", "face_down": True}},
+            # P2 face down: the only slot beside planet P1 (3) is taken.
+            "telescope": {"1": "P1", "3": "M1", "12": {"card": "P2", "face_down": True}},
             "notebook": ["M2", "C06"],
             "hand": ["A1", "S1"],
         },
@@ -114,8 +115,8 @@ def test_a_good_file() -> None:
     state = parse(GOOD)
     assert state.areas[0].telescope == (
         (1, Placed("P1")),
-        (3, Placed("P2")),
-        (12, Placed("M1", face_down=True)),
+        (3, Placed("M1")),
+        (12, Placed("P2", face_down=True)),
     )
     assert state.areas[0].notebook == ("M2", "C06")
     assert state.areas[0].hand == ("A1", "S1")
@@ -204,6 +205,10 @@ def test_round_trip_in_the_reset_phase() -> None:
         assert set(legal_moves(again)) == set(legal_moves(state))
         assert again.resetter == 1 - state.active
         assert again == state
+
+
+def solo(**changes: object) -> dict[str, Any]:
+    return with_fields(players=[GOOD["players"][0]], **changes)
 
 
 # -- bad files -----------------------------------------------------------------------------------
@@ -342,12 +347,40 @@ def test_an_illegal_placement(telescope: dict[str, object], kind: str) -> None:
     check_error(error, "players.0.telescope", kind)
 
 
+@pytest.mark.parametrize(
+    "telescope",
+    [
+        {"1": "P1", "12": {"card": "P2", "face_down": True}},  # slot 3, beside P1, was free
+        {"1": "P1", "3": "M1", "12": {"card": "S1", "face_down": True}},  # satellites: anywhere
+        {"1": "P1", "3": "M1", "12": {"card": "A1", "face_down": True}},  # a new type: anywhere
+        {"1": "P1", "3": {"card": "P2", "face_down": True}},  # 3 itself was free beside P1
+        # The moons' neighbours 1, 2, 6: slot 6 is never filled.
+        {"1": "P1", "3": "M1", "2": "S1", "12": {"card": "M2", "face_down": True}},
+    ],
+)
+def test_a_face_down_card_that_had_a_legal_slot(telescope: dict[str, object]) -> None:
+    # rules/stellar.md: a card goes face down only if it has no legal slot; cards never leave
+    # the telescope, so a slot free now was free then.
+    error = error_for(with_player(0, telescope=telescope))
+    check_error(error, "players.0.telescope", "face down")
+
+
 def test_legal_placements() -> None:
     # Side by side: 1-3-6 (planets), 4-5-7 (moons through 5); face-down cards have no type.
     for telescope in (
         {"1": "P1", "3": "P2", "6": "P3"},
         {"4": "M1", "5": "M2", "7": "S1", "8": "P1"},
-        {"1": "P1", "12": {"card": "P2", "face_down": True}},
+        {"1": "P1", "3": "M1", "12": {"card": "P2", "face_down": True}},  # 3 taken first
+        # M2 face down once the moon's neighbours 1, 2 and 6 are taken, then cloud D2 beside
+        # cloud D1.
+        {
+            "1": "P1",
+            "3": "M1",
+            "2": "S1",
+            "6": "D1",
+            "12": {"card": "M2", "face_down": True},
+            "5": "D2",
+        },
     ):
         state = parse({"players": [{"telescope": telescope}, {"telescope": {"1": "M3"}}]})
         assert len(state.areas[0].telescope) == len(telescope)
@@ -391,6 +424,8 @@ def test_a_wrong_format_string(fmt: object) -> None:
         (with_fields(display=["D1", "D2", "D3", "D4", "D5", "D6"]), "display"),
         (with_fields(turns_taken=[1]), "turns_taken"),
         (with_fields(targets={"left": 3}), "targets"),
+        (solo(targets={"top": -1, "middle": 3, "bottom": 3}), "targets.top"),  # always beaten
+        (solo(targets={"top": 3, "middle": 101, "bottom": 3}), "targets.middle"),  # over 100
         (with_player(0, notebook="M2"), "players.0.notebook"),
         (with_player(0, telescope={"one": "P1"}), "players.0.telescope"),
         (with_player(0, telescope={"1": 5}), "players.0.telescope"),

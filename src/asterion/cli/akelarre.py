@@ -142,6 +142,18 @@ def _blaming(path: Path | None, field: str) -> Iterator[None]:
         raise error.located(str(path)) from None
 
 
+@contextmanager
+def _plan_options() -> Iterator[None]:
+    """Errors about :meth:`PlanInstance.start`'s arguments name the options they came from."""
+    with (
+        typed_as("--goals", "objectives"),
+        typed_as("--seat", "seat"),
+        typed_as("--first", "first"),
+        typed_as("--others", "others"),
+    ):
+        yield
+
+
 def _or_default(players: int | None) -> int:
     """``--players`` as given, else the default (when no position file says otherwise)."""
     return DEFAULT_PLAYERS if players is None else players
@@ -208,7 +220,7 @@ def equilibria(
     search_status = "not attempted (4 or more players)"
     if len(game.players) == 2:
         mixed = [_mixed_data(e) for e in mixed_equilibria_2p(game) if not e.is_pure]
-        search_status = "complete (equal-size supports)"
+        search_status = "complete (every pair of equal-size supports solved)"
     elif len(game.players) == 3:
         search = mixed_equilibria_3p(game, max_support=max_support, time_limit=time_limit)
         mixed = [_mixed_data(e) for e in search.equilibria if not e.is_pure]
@@ -300,7 +312,8 @@ def plan(
         str,
         typer.Option(
             help="Destinations of the other seats in seat order, comma-separated; "
-            "a seat's list cycles turn by turn, its entries separated by '/'."
+            "a seat's list cycles turn by turn, its entries separated by '/'. A seat "
+            "scheduled for the Well declares it: the planner goes elsewhere that turn."
         ),
     ] = "earth,water",
     players: PositionPlayersOpt = None,
@@ -331,7 +344,7 @@ def plan(
     tables = (payouts, supply, objectives, powers, sabba_bonus)
     base = None if state_file is None else _position(state_file, players, 0, tables)
     rules = base.rules if base is not None else _rules(_or_default(players), *tables)
-    with _blaming(state_file, "chain"):
+    with _blaming(state_file, "chain"), _plan_options():
         instance = PlanInstance.start(
             rules,
             seat=seat,

@@ -4,7 +4,7 @@
 
     {"format": "asterion.stellar-game/1",
      "players": [
-       {"telescope": {"1": "P3s", "3": "M1a", "6": {"card": "A2b", "face_down": true}},
+       {"telescope": {"1": "P3s", "3": "M1a", "12": {"card": "P2a", "face_down": true}},
         "notebook": ["M3s", "M4a", "M5b"], "hand": []},
        {"telescope": {...}, "notebook": [...], "hand": [...]}],
      "display": ["P1a", null, "C4b", "B5a", "S2"], "deck": ["A4a", ...],
@@ -20,7 +20,7 @@ default.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
@@ -36,6 +36,7 @@ from asterion.models.stellar import (
     StellarState,
 )
 from asterion.models.stellar_cards import Deck, SectionName, default_deck
+from asterion.models.stellar_solo import MAX_TARGET
 
 GAME_FORMAT = "asterion.stellar-game/1"
 MAX_CARDS = 200
@@ -63,7 +64,7 @@ class GameSpec(BaseModel):
     active: int = Field(0, ge=0, le=1)
     phase: Phase | None = None
     turns_taken: tuple[int, int] | None = None
-    targets: dict[SectionName, int] | None = None
+    targets: dict[SectionName, Annotated[int, Field(ge=0, le=MAX_TARGET)]] | None = None
     resetter: int | None = Field(None, ge=0, le=1)
 
 
@@ -185,6 +186,7 @@ def _area(rules: StellarRules, spec: _PlayerSpec, field: str) -> PlayerArea:
             )
     area = PlayerArea(tuple(telescope), tuple(spec.notebook), tuple(spec.hand))
     _check_types_connected(rules, area, f"{field}.telescope")
+    _check_face_down_reachable(rules, area, f"{field}.telescope")
     return area
 
 
@@ -203,6 +205,49 @@ def _check_types_connected(rules: StellarRules, area: PlayerArea, field: str) ->
                 "in one group",
                 field=field,
             )
+
+
+def _check_face_down_reachable(rules: StellarRules, area: PlayerArea, field: str) -> None:
+    """A card is played face down only when no empty slot may take it face up: its type is
+    in the telescope and every empty slot beside that type's cards is gone. Whether some order
+    of plays (the starter on slot 1 first) builds the telescope is searched over the sets of
+    filled slots (at most 2^12)."""
+    downs = [slot for slot, placed in area.telescope if placed.face_down]
+    if not downs:
+        return
+    cards = dict(area.telescope)
+    full = frozenset(cards)
+    start = frozenset({1} & full)
+    seen, stack = {start}, [start]
+    while stack:
+        filled = stack.pop()
+        if filled == full:
+            return
+        for slot in sorted(full - filled):
+            following = filled | {slot}
+            if following not in seen and _may_play(rules, cards, filled, slot):
+                seen.add(following)
+                stack.append(following)
+    shown = ", ".join(f"{cards[slot].card} on slot {slot}" for slot in downs)
+    raise InputError(
+        f"illegal placement: no order of plays leaves {shown} face down (a card goes face down "
+        "only when no empty slot lies next to a face-up card of its type)",
+        field=field,
+    )
+
+
+def _may_play(
+    rules: StellarRules, cards: dict[int, Placed], filled: frozenset[int], slot: int
+) -> bool:
+    """Whether ``cards[slot]`` may be played as it lies once ``filled`` are (rules/stellar.md,
+    telescope: a type already there goes next to it; a card with no legal slot face down)."""
+    layout = rules.layout
+    kind = rules.deck[cards[slot].card].kind
+    same = {s for s in filled if not cards[s].face_down and rules.deck[cards[s].card].kind is kind}
+    if kind is None or not same:
+        return not cards[slot].face_down  # a satellite or a new type goes anywhere
+    beside = {s for s in layout.slots if s not in filled and set(layout.neighbors(s)) & same}
+    return slot in beside if not cards[slot].face_down else not beside
 
 
 def _card_places(spec: GameSpec) -> list[tuple[str, str]]:

@@ -94,7 +94,8 @@ class PlanInstance:
         if not 1 <= len(objectives) <= MAX_OBJECTIVES:
             raise InputError(f"give 1 to {MAX_OBJECTIVES} objectives", field="objectives")
         for objective in objectives:
-            rules.objective(objective)
+            if objective not in rules.objective_by_id:
+                raise InputError(f"unknown objective {objective!r}", field="objectives")
         twice = sorted({o for o in objectives if objectives.count(o) > 1})
         if twice:
             raise InputError(
