@@ -58,7 +58,7 @@ s on a 6x6 to 8x8, 0.15 s on a 10x10, 0.56 s on a 16x16)."""
 Engine = Callable[..., EdgeSearchResult]
 BY_MATES = "search by mates, then "
 """``auto``'s plan for a crowded set with near colors (:func:`_by_mates_first`)."""
-MATES_SHARE = 0.5
+MATES_SHARE = 0.1
 """Of the time limit, what the search by mates alone may take there."""
 
 
@@ -87,7 +87,7 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
         return engine
     crowded = search_available() and crowding(problem) > CROWDED
     if problem.near is not None:
-        return BY_MATES + "propagate+cp-sat" if crowded else "propagate+cp-sat"
+        return BY_MATES + "cp-sat" if crowded else "propagate+cp-sat"
     if crowded:
         small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
         return "propagate+search" if small else "search"
@@ -129,10 +129,12 @@ class _Ask:
 
 def _by_mates_first(problem: EdgeProblem, then: str, ask: _Ask) -> EdgeSearchResult:
     """A set with near colors whose sides are crowded (a large cut sky, its blank sides
-    alike): first the search, on the sides matched by mates alone. That is stricter than the
-    rule, so every arrangement it finds is one of the set's, and reaching the count limit
-    answers; else the exact engines ``then`` take the rest of the clock (``propagate`` and
-    CP-SAT wander in such a sky, where the search arranged a 16 x 16 cut in 0.4 s)."""
+    alike): first the search, on the sides matched by mates alone, for a tenth of the clock.
+    That is stricter than the rule, so every arrangement it finds is one of the set's, and
+    reaching the count limit answers; else the exact engine ``then`` (CP-SAT) takes the rest.
+    The search arranges a 16 x 16 cut of the shipped chart listed in its picture's order in
+    under a second but wanders once the tiles are shuffled, where CP-SAT takes 6-8 s and
+    ``propagate``'s budget gains nothing (benchmarks, twenty-seventh round)."""
     started = time.perf_counter()
     strict = replace(problem, near=None)
     first = _run("search", strict, ask.within(ask.time_limit * MATES_SHARE))
