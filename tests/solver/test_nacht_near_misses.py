@@ -32,7 +32,7 @@ from asterion.models.nacht import (
     misfits,
     turn_chamfers,
 )
-from asterion.solver.nacht_solve import BY_MATES, arrange, choose_engine, run_engine
+from asterion.solver.nacht_solve import CROWDED, arrange, choose_engine, crowding, run_engine
 from asterion.solver.result import Status
 
 N1 = 0.02
@@ -253,11 +253,12 @@ def with_near_colors(problem: EdgeProblem, rng: random.Random) -> EdgeProblem:
 # mates alone) and whose enumeration stays within seconds; others take minutes.
 @pytest.mark.parametrize("seed", [0, 9, 11])
 def test_near_colors_on_a_crowded_puzzle_are_counted_by_every_engine(seed: int) -> None:
-    # Few colors, so ``auto`` first runs the search on mates alone (a lower bound), then
-    # the engines that read near colors. The enumeration reads fits as mates or near.
+    # Few colors, where ``auto`` would use the search, which reads no near colors: the
+    # engines that do answer. The enumeration reads fits as mates or near.
     rng = random.Random(seed)
     problem = with_near_colors(generate(4, 4, 2, 3, seed=seed), rng)
-    assert choose_engine(problem).startswith(BY_MATES)
+    assert crowding(problem) > CROWDED
+    assert choose_engine(problem) == "propagate+cp-sat"
     expected = len(classes(problem, enumerate_all(problem)))
     on_mates = len(classes(problem, enumerate_all(replace(problem, near=None))))
     assert on_mates < expected  # the near colors matter here

@@ -56,10 +56,6 @@ small budget (none of 6x6 3/5 seeds 0-3), and 5,000 nodes cost more as the grid 
 s on a 6x6 to 8x8, 0.15 s on a 10x10, 0.56 s on a 16x16)."""
 
 Engine = Callable[..., EdgeSearchResult]
-BY_MATES = "search by mates, then "
-"""``auto``'s plan for a crowded set with near colors (:func:`_by_mates_first`)."""
-MATES_SHARE = 0.1
-"""Of the time limit, what the search by mates alone may take there."""
 
 
 def search_available() -> bool:
@@ -86,8 +82,9 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
     if engine != "auto":
         return engine
     crowded = search_available() and crowding(problem) > CROWDED
-    if problem.near is not None:
-        return BY_MATES + "cp-sat" if crowded else "propagate+cp-sat"
+    if problem.near is not None:  # (the search reads no near colors)
+        large = len(problem.pieces) > PROPAGATE_FIRST_PIECES
+        return "cp-sat" if crowded and large else "propagate+cp-sat"
     if crowded:
         small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
         return "propagate+search" if small else "search"
@@ -107,10 +104,7 @@ def run_engine(
     """Arrange ``problem`` with the chosen engine; every kept arrangement is re-checked.
     ``progress(done, total, stage)``: a long count's progress (the search engine's split)."""
     name = choose_engine(problem, engine)
-    ask = _Ask(count_limit, keep, time_limit, seed, progress)
-    if name.startswith(BY_MATES):
-        return _by_mates_first(problem, name.removeprefix(BY_MATES), ask)
-    return _run(name, problem, ask)
+    return _run(name, problem, _Ask(count_limit, keep, time_limit, seed, progress))
 
 
 @dataclass(frozen=True)
@@ -125,23 +119,6 @@ class _Ask:
 
     def within(self, seconds: float) -> _Ask:
         return replace(self, time_limit=max(seconds, 0.01))
-
-
-def _by_mates_first(problem: EdgeProblem, then: str, ask: _Ask) -> EdgeSearchResult:
-    """A set with near colors whose sides are crowded (a large cut sky, its blank sides
-    alike): first the search, on the sides matched by mates alone, for a tenth of the clock.
-    That is stricter than the rule, so every arrangement it finds is one of the set's, and
-    reaching the count limit answers; else the exact engine ``then`` (CP-SAT) takes the rest.
-    The search arranges a 16 x 16 cut of the shipped chart listed in its picture's order in
-    under a second but wanders once the tiles are shuffled, where CP-SAT takes 6-8 s and
-    ``propagate``'s budget gains nothing (benchmarks, twenty-seventh round)."""
-    started = time.perf_counter()
-    strict = replace(problem, near=None)
-    first = _run("search", strict, ask.within(ask.time_limit * MATES_SHARE))
-    if first.count >= ask.count_limit:
-        return replace(first, notes=(*first.notes, "sides matched by mates alone"))
-    answer = _run(then, problem, ask.within(ask.time_limit - (time.perf_counter() - started)))
-    return most_found(answer, first)
 
 
 def _run(name: str, problem: EdgeProblem, ask: _Ask) -> EdgeSearchResult:
