@@ -12,6 +12,7 @@ checking each against its western and northern neighbours, so it sees every arra
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 
@@ -429,3 +430,49 @@ def test_building_the_model_counts_against_the_time_limit(fast_clock: Callable[[
     result = cp_arrangements(problem, time_limit=3.0)
     assert (result.status, result.count, result.complete) == (Status.UNKNOWN, 0, False)
     assert result.nodes == 0  # the solver never ran
+
+
+# -- alike pieces ---------------------------------------------------------------------------------
+
+
+def one_color_frame(size: int, rotations: bool) -> EdgeProblem:
+    """A size x size picture with one inner color: corners, border pieces and inner pieces,
+    the border pieces given turned to their cells (so alike only up to a turn)."""
+    sides = {}
+    for r in range(size):
+        for c in range(size):
+            north, south = int(r > 0), int(r < size - 1)
+            west, east = int(c > 0), int(c < size - 1)
+            sides[r, c] = (north, east, south, west)
+    return EdgeProblem(tuple(sides.values()), size, size, rotations)
+
+
+def test_alike_pieces_are_counted_by_the_factorial_of_their_number() -> None:
+    # 5 x 5, rotations off: the 9 inner pieces swap freely (9!), and so do the 3 border
+    # pieces of each side (3!^4); the corners fit one cell each: 9! * 6^4 arrangements,
+    # far too many to list one by one.
+    problem = one_color_frame(5, rotations=False)
+    expected = math.factorial(9) * math.factorial(3) ** 4
+    result = cp_arrangements(problem, count_limit=10**12, keep=3)
+    assert (result.count, result.complete, result.status) == (expected, True, Status.OPTIMAL)
+    assert len(set(result.solutions)) == 3
+    for arrangement in result.solutions:
+        assert check_arrangement(problem, arrangement) == []
+    # With rotations, classes of turns: the lowest corner piece held north-west, the other
+    # three corners in 3! ways, the 12 border pieces (alike up to a turn) in 12!, the 9
+    # inner ones in 9!.
+    turned = one_color_frame(5, rotations=True)
+    expected = math.factorial(3) * math.factorial(12) * math.factorial(9)
+    result = cp_arrangements(turned, count_limit=10**18, keep=2)
+    assert (result.count, result.complete) == (expected, True)
+    for arrangement in result.solutions:
+        assert check_arrangement(turned, arrangement) == []
+
+
+def test_a_count_limit_below_one_arrangement_of_kinds() -> None:
+    # One arrangement of kinds stands for 9! * 6^4 arrangements: a limit of 5 is reached
+    # at once, and 5 distinct arrangements are kept.
+    problem = one_color_frame(5, rotations=False)
+    result = cp_arrangements(problem, count_limit=5, keep=10)
+    assert (result.count, result.complete, result.status) == (5, False, Status.OPTIMAL)
+    assert len(set(result.solutions)) == 5
