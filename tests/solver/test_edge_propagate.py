@@ -18,13 +18,18 @@ from test_edge_cpsat import classes, enumerate_all, solved_problem
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import EdgeProblem, check_arrangement
 from asterion.models.nacht import edge_problem
+from asterion.models.nacht_cut import cut
 from asterion.models.nacht_files import default_tileset
+from asterion.puzzles.nacht import shipped_chart
 from asterion.solver import edge_propagate
 from asterion.solver.edge_propagate import propagate_arrangements
 from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.nacht_solve import (
+    ALIKE,
     CROWDED,
     PROPAGATE_NODES,
+    alike_share,
+    arrange,
     choose_engine,
     crowding,
     run_engine,
@@ -172,6 +177,26 @@ def test_a_uniqueness_question_the_row_scan_does_not_settle_soon_is_counted_by_t
 def test_auto_sends_a_larger_crowded_set_straight_to_the_search() -> None:
     assert choose_engine(generate(5, 5, 3, 4, seed=0)) == "propagate+search"
     assert choose_engine(generate(6, 6, 3, 5, seed=0)) == "search"
+    # Generated puzzles of the search's kind have few alike pieces, well under the share
+    # that sends a crowded set to CP-SAT instead.
+    for size, frame, inner in ((6, 3, 5), (7, 3, 6), (8, 3, 8)):
+        for seed in range(10):
+            problem = generate(size, size, frame, inner, seed=seed)
+            assert alike_share(problem) <= ALIKE - 0.2
+            assert choose_engine(problem) == "search"
+
+
+def test_a_cut_sky_of_alike_blank_tiles_goes_to_cp_sat() -> None:
+    # The shipped chart cut 10x10 with a wide blank margin: its sides are crowded (blank
+    # ones alike) and two thirds of its tiles are alike some other. The search was still
+    # undecided at 10 s there; CP-SAT, placing alike tiles as kinds, answers.
+    tileset = cut(shipped_chart(), 10, 10, (-2.0, -2.0, 7.0, 7.0), shuffle_seed=1)
+    encoding = edge_problem(tileset)
+    problem = encoding.problem
+    assert crowding(problem) > CROWDED and alike_share(problem) > ALIKE
+    assert choose_engine(problem) == "cp-sat"
+    result = arrange(tileset, encoding, "auto", count_limit=2, time_limit=60)
+    assert (result.status, result.count) == (Status.OPTIMAL, 2)  # alike tiles swap
 
 
 def test_the_clock_is_read_at_every_node(fast_clock: Callable[[], None]) -> None:

@@ -247,3 +247,26 @@ def anchor_cells(problem: EdgeProblem) -> list[Cell]:
     if problem.whole_turns() == 4:
         return [(0, 0)]
     return [(0, 0), (0, problem.width - 1)]
+
+
+def alike_pieces(problem: EdgeProblem) -> dict[int, tuple[int, ...]]:
+    """The kinds: each kind's lowest-numbered piece, and the pieces that show its sides (in
+    some turn, with rotations), itself first. With whole-picture turns counted once, the
+    anchor's pieces stay one a kind.
+
+    >>> alike_pieces(EdgeProblem(((0, 1, 1, 0), (0, 2, 2, 0), (0, 1, 1, 0)), 3, 1))
+    {0: (0, 2), 1: (1,)}
+    """
+    turns_counted = problem.whole_turns() > 1
+    anchor = anchor_piece(problem) if turns_counted else None
+    groups: dict[Piece, list[int]] = {}
+    for index, piece in enumerate(problem.pieces):
+        key = min(turn(piece, k) for k in range(4)) if problem.rotations else piece
+        groups.setdefault(key, []).append(index)
+    kinds: dict[int, tuple[int, ...]] = {}
+    for members in groups.values():
+        if turns_counted and (anchor is None or anchor in members):
+            kinds.update((index, (index,)) for index in members)
+        else:
+            kinds[members[0]] = tuple(members)
+    return dict(sorted(kinds.items()))

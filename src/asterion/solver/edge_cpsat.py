@@ -47,8 +47,8 @@ from asterion.models.edges import (
     Arrangement,
     Cell,
     EdgeProblem,
-    Piece,
     Placement,
+    alike_pieces,
     allowed,
     anchor_cells,
     anchor_piece,
@@ -58,29 +58,6 @@ from asterion.models.edges import (
 )
 from asterion.solver.edge_result import EdgeSearchResult, edge_status
 from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, check_clock, make_solver
-
-
-def alike_pieces(problem: EdgeProblem) -> dict[int, tuple[int, ...]]:
-    """The kinds: each kind's lowest-numbered piece, and the pieces that show its sides (in
-    some turn, with rotations), itself first. With whole-picture turns counted once, the
-    anchor's pieces stay one a kind.
-
-    >>> alike_pieces(EdgeProblem(((0, 1, 1, 0), (0, 2, 2, 0), (0, 1, 1, 0)), 3, 1))
-    {0: (0, 2), 1: (1,)}
-    """
-    turns_counted = problem.whole_turns() > 1
-    anchor = anchor_piece(problem) if turns_counted else None
-    groups: dict[Piece, list[int]] = defaultdict(list)
-    for index, piece in enumerate(problem.pieces):
-        key = min(turn(piece, k) for k in range(4)) if problem.rotations else piece
-        groups[key].append(index)
-    kinds: dict[int, tuple[int, ...]] = {}
-    for members in groups.values():
-        if turns_counted and (anchor is None or anchor in members):
-            kinds.update((index, (index,)) for index in members)
-        else:
-            kinds[members[0]] = tuple(members)
-    return dict(sorted(kinds.items()))
 
 
 class _Model:

@@ -12,7 +12,10 @@ Three exact engines answer the same question (models/edges.py conventions):
 ``auto`` picks per instance by how many pieces share a color: when a typical inner side color
 is shared by few pieces, ``propagate`` within a node budget, then CP-SAT for what the budget
 leaves open; when many, the search, after ``propagate`` within a smaller budget on small
-puzzles (settled there without loading the search's compiled loops).
+puzzles (settled there without loading the search's compiled loops). Two kinds of crowded
+set go to CP-SAT instead (after ``propagate`` on small ones): a set with near colors, which
+the search does not read, and a cut sky whose tiles are mostly alike (blank), where CP-SAT
+places alike pieces as kinds and the search wanders.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from asterion.models.edges import (
     Arrangement,
     EdgeProblem,
     Placement,
+    alike_pieces,
     check_arrangement,
 )
 from asterion.models.nacht import Encoding, TileSet, edge_problem, misfits
@@ -50,6 +54,12 @@ cached loops) took some 0.7 s of the 1.3-1.4 s that ``asterion nacht solve`` too
 puzzle; in these nodes (some 0.05 s) ``propagate`` settles every question on 4x4 2/3 puzzles
 and most first arrangements and uniqueness proofs on 5x5 3/4 (benchmarks, twenty-second
 round)."""
+ALIKE = 0.5
+"""``auto`` leaves the search out of a crowded set when more than this share of its pieces
+are alike (:func:`alike_share`): 0.57-0.84 on cut skies from 15x15 up or with wide blank
+margins, where the search was undecided at 10 s and CP-SAT answers in 0.7-8 s; at most 0.38
+on generated puzzles of the search's kind (4x4 2/3), 0.19 from 6x6 up (benchmarks,
+twenty-seventh round)."""
 PROPAGATE_FIRST_PIECES = 25
 """Larger crowded sets go straight to the search: ``propagate`` settles few of them in a
 small budget (none of 6x6 3/5 seeds 0-3), and 5,000 nodes cost more as the grid grows (0.11
@@ -82,13 +92,19 @@ def choose_engine(problem: EdgeProblem, engine: str = "auto") -> str:
     if engine != "auto":
         return engine
     crowded = search_available() and crowding(problem) > CROWDED
-    if problem.near is not None:  # (the search reads no near colors)
-        large = len(problem.pieces) > PROPAGATE_FIRST_PIECES
-        return "cp-sat" if crowded and large else "propagate+cp-sat"
-    if crowded:
-        small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
+    small = len(problem.pieces) <= PROPAGATE_FIRST_PIECES
+    # The search reads no near colors, and wanders in a cut sky of alike blank tiles, which
+    # CP-SAT places as kinds.
+    if crowded and problem.near is None and alike_share(problem) <= ALIKE:
         return "propagate+search" if small else "search"
+    if crowded and not small:
+        return "cp-sat"  # (propagate's budget settles nothing there: some 2 s on a 16 x 16)
     return "propagate+cp-sat"
+
+
+def alike_share(problem: EdgeProblem) -> float:
+    """The share of pieces alike some lower-numbered one (models/edges.py, kinds)."""
+    return 1 - len(alike_pieces(problem)) / max(len(problem.pieces), 1)
 
 
 def run_engine(
