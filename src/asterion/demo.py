@@ -110,7 +110,8 @@ def run_demo(out: Path) -> Iterator[str]:
         yield (
             f"  best turn in the demo position: claim {turn.abbr} for {turn.value} "
             f"({turn.points} card points + {turn.own_stars} own stars) in "
-            f"{len(turn.certificate.steps)} actions, replayed by the rules engine -> {picture}"
+            f"{counted(len(turn.certificate.steps), 'action')}, "
+            f"replayed by the rules engine -> {picture}"
         )
 
     opening_reach = reach(ReachQuestion.build(opening, catalog["Cnc"].pattern, turns=2))
@@ -208,7 +209,7 @@ def _akelarre_tour() -> Iterator[str]:
     pure = pure_equilibria(game)
     yield (
         f"  turn 1, 3 players: {len(game.profiles)} destination profiles, "
-        f"{len(pure)} pure Nash equilibria (exact payoffs)"
+        f"{counted(len(pure), 'pure Nash equilibrium', 'pure Nash equilibria')} (exact payoffs)"
     )
     report = akelarre_selfplay(build_rules(4), ["greedy"] * 4, 20, seed=0)
     rates = ", ".join(f"{rate:.2f}" for rate in report.position_win_rates)

@@ -570,7 +570,8 @@ def simulate(
         console.print(f"turn {report.turn:>2}: " + "; ".join(parts))
     for seat in range(players):
         console.print(
-            f"seat {seat} ({names[seat]}): {len(document['completed'][seat])} objectives, "
+            f"seat {seat} ({names[seat]}): "
+            f"{counted(len(document['completed'][seat]), 'objective')}, "
             f"{document['resources_left'][seat]} resources, {document['powers'][seat]} powers"
         )
     winners = ", ".join(f"seat {s}" for s in record.winners)

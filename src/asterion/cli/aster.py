@@ -351,7 +351,7 @@ def place(
             stars=state.star_map() if state else {},
             highlight=highlight.points if highlight else first,
             missing=highlight.missing if highlight else (),
-            title=f"{label}: {len(found)} placements",
+            title=f"{label}: {counted(len(found), 'placement')}",
         ),
         quiet=json_out,
     )
@@ -360,7 +360,7 @@ def place(
 
 
 def _print_placements(label: str, group: str, rows: list[dict[str, Any]], best: Any) -> None:
-    console.print(f"{label}: {len(rows)} placements under {group}")
+    console.print(f"{label}: {counted(len(rows), 'placement')} under {group}")
     shown = rows[:20]
     for row in shown:
         status = ""

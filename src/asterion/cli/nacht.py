@@ -154,7 +154,8 @@ def _print_report(tileset: TileSet, report: Report) -> None:
         console.print(f"  [{finding.code}] {finding.message}")
     if report.constellations:
         spans = ", ".join(f"{s.abbr} {len(s.tiles)}" for s in report.constellations)
-        console.print(f"{len(report.constellations)} constellations (tiles spanned): {spans}")
+        found = counted(len(report.constellations), "constellation")
+        console.print(f"{found} (tiles spanned): {spans}")
     if report.placements:
         shown = report.placements[:2]
         what = "two arrangements, side by side" if len(shown) == 2 else "the arrangement"
@@ -342,7 +343,8 @@ def cut_command(
         )
     _write_json(out, tileset_to_data(tileset))
     console.print(
-        f"{out}: {len(tileset.tiles)} tiles, {len(tileset.constellations)} constellations"
+        f"{out}: {len(tileset.tiles)} tiles, "
+        f"{counted(len(tileset.constellations), 'constellation')}"
     )
 
 
