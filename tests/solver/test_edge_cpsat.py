@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from asterion.models.edge_puzzles import generate
 from asterion.models.edges import (
     Arrangement,
     EdgeProblem,
@@ -28,6 +29,7 @@ from asterion.models.edges import (
     canonical,
     check_arrangement,
 )
+from asterion.solver import edge_cpsat
 from asterion.solver.edge_cpsat import cp_arrangements
 from asterion.solver.result import Status
 
@@ -309,6 +311,28 @@ def test_counts_equal_the_enumeration(
     width: int, height: int, colors: int, rotations: bool, seed: int
 ) -> None:
     check_engine(solved_problem(width, height, colors, random.Random(seed), rotations=rotations))
+
+
+def test_counts_equal_the_enumeration_with_the_short_presolve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(edge_cpsat, "LIGHT_PRESOLVE", 0)  # every model counts as large
+    for seed, (width, height, colors, rotations) in enumerate(
+        [(3, 3, 2, True), (3, 3, 1, False), (4, 2, 1, True), (3, 3, 3, True)]
+    ):
+        problem = solved_problem(width, height, colors, random.Random(seed), rotations=rotations)
+        check_engine(problem)
+
+
+def test_a_large_model_gets_the_short_presolve() -> None:
+    small = edge_cpsat._Model(MANY)
+    assert len(small.x) <= edge_cpsat.LIGHT_PRESOLVE
+    assert edge_cpsat._solver(small, 1.0, 0).parameters.max_presolve_iterations > 1
+    large = generate(12, 12, 5, 288, seed=0)
+    model = edge_cpsat._Model(large)
+    assert len(model.x) > edge_cpsat.LIGHT_PRESOLVE
+    parameters = edge_cpsat._solver(model, 1.0, 0).parameters
+    assert (parameters.max_presolve_iterations, parameters.cp_model_probing_level) == (1, 0)
 
 
 @pytest.mark.parametrize("rotations", [False, True])

@@ -23,7 +23,8 @@ kinds of 256 tiles, and its first arrangement took 3.5 s instead of 8.7 s. The a
 stays piece by piece (the class of turns is told by that very piece).
 
 Building the model counts against the time limit: a 32 x 32 set has millions of Booleans,
-and building them took a minute where the limit said five seconds.
+and building them took a minute where the limit said five seconds. Large models get a short
+presolve (:data:`LIGHT_PRESOLVE`).
 
 Counting enumerates solutions up to the limit. Every arrangement is re-checked side by side
 (:func:`asterion.models.edges.check_arrangement`) before it is returned.
@@ -58,6 +59,15 @@ from asterion.models.edges import (
 )
 from asterion.solver.edge_result import EdgeSearchResult, edge_status
 from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, check_clock, make_solver
+
+LIGHT_PRESOLVE = 10_000
+"""Booleans above which CP-SAT's presolve runs one round without probing. On cut skies its
+full presolve took most of the time (a 24 x 24 cut of the shipped chart: 9.7 s of 15 s, its
+clauses grown to 4.4 million literals): cuts of 16 x 16, 20 x 20 and 24 x 24 now take 1.7,
+3.3 and 7.9 s instead of 2.5, 9.0 and 17.5 s, and a 32 x 32 is arranged in 51 s where it was
+unknown at 60 s. Small models keep the full presolve: the Eternity II family's 6 x 6 sets
+(some 1,100 Booleans) ran from 6 s to over 60 s either way, seed by seed (benchmarks,
+twenty-eighth round)."""
 
 
 class _Model:
@@ -189,6 +199,15 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         return tuple(itertools.islice(spelled, min(self.keep, count)))
 
 
+def _solver(model: _Model, time_limit: float, seed: int) -> cp_model.CpSolver:
+    """The solver for this model: a short presolve for a large one (:data:`LIGHT_PRESOLVE`)."""
+    solver = make_solver(time_limit, seed)
+    if len(model.x) > LIGHT_PRESOLVE:
+        solver.parameters.max_presolve_iterations = 1
+        solver.parameters.cp_model_probing_level = 0
+    return solver
+
+
 def cp_arrangements(
     problem: EdgeProblem,
     *,
@@ -213,7 +232,7 @@ def cp_arrangements(
             engine="cp-sat",
         )
     left = max(time_limit - (time.perf_counter() - started), 0.01)  # what the build left
-    solver = make_solver(left, seed)
+    solver = _solver(model, left, seed)
     collector = _Collector(model, count_limit, keep)
     solver.parameters.enumerate_all_solutions = count_limit > collector.copies
     code = solver.solve(model.model, collector)
