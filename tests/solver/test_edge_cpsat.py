@@ -307,21 +307,19 @@ def test_a_2x3_turned_by_a_half_only() -> None:
         (4, 2, 1, True, 7),
     ],
 )
+@pytest.mark.parametrize("short_presolve", [False, True])
 def test_counts_equal_the_enumeration(
-    width: int, height: int, colors: int, rotations: bool, seed: int
-) -> None:
-    check_engine(solved_problem(width, height, colors, random.Random(seed), rotations=rotations))
-
-
-def test_counts_equal_the_enumeration_with_the_short_presolve(
+    width: int,
+    height: int,
+    colors: int,
+    rotations: bool,
+    seed: int,
+    short_presolve: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(edge_cpsat, "LIGHT_PRESOLVE", 0)  # every model counts as large
-    for seed, (width, height, colors, rotations) in enumerate(
-        [(3, 3, 2, True), (3, 3, 1, False), (4, 2, 1, True), (3, 3, 3, True)]
-    ):
-        problem = solved_problem(width, height, colors, random.Random(seed), rotations=rotations)
-        check_engine(problem)
+    if short_presolve:  # every model counts as large (edge_cpsat.LIGHT_PRESOLVE)
+        monkeypatch.setattr(edge_cpsat, "LIGHT_PRESOLVE", 0)
+    check_engine(solved_problem(width, height, colors, random.Random(seed), rotations=rotations))
 
 
 def test_a_large_model_gets_the_short_presolve() -> None:
