@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -497,6 +498,50 @@ def test_restart_plan_gives_the_frame_its_share_of_the_work(
     for kind in range(2 + len(parallel.ORDERS)):  # each kind's turns numbered 1, 2, ...
         numbers = [j for planned, j in plan if planned == kind]
         assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_searches_for_a_first_arrangement_get_the_small_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every restart and ordered search has a stretch cache of its own; a count's large one
+    # cost more to fill with pages than most first arrangements take.
+    sizes: list[int] = []
+
+    class Spy(parallel.FrameRun):
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            sizes.append(len(self.check[2]))
+
+    monkeypatch.setattr(parallel, "FrameRun", Spy)
+    problem = generate(7, 7, 3, 6, seed=91)  # answered by an ordered search, rarest first
+    result = search_arrangements(problem, threads=1)
+    assert result.count == 1 and result.notes[0].startswith("by the frame")
+    assert len(sizes) >= 3  # a frame restart, and the two ordered searches
+    assert set(sizes) == {1 << parallel.FIRST_CACHE_LOG}
+
+
+@pytest.mark.parametrize("seed", [85, 87, 91])  # by a frame restart, then ordered searches
+def test_an_ordered_search_is_made_only_when_its_first_turn_comes(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    made: list[str] = []
+    make = parallel.Restarts._ordered_frame
+
+    def ordered_frame(self: parallel.Restarts, *args: Any) -> parallel.FrameRun:
+        made.append(args[2])
+        return make(self, *args)
+
+    monkeypatch.setattr(parallel.Restarts, "_ordered_frame", ordered_frame)
+    problem = generate(7, 7, 3, 6, seed=seed)
+    result = search_arrangements(problem, threads=1)
+    turn = int(result.notes[0].split("(turn ")[1].split()[0])
+    plan = parallel.Restarts()  # the same plan of turns, up to the answer's
+    plan._frame = parallel.frame_tables(problem, edge_search.Run(problem, Variant(), 1, 0).tables)
+    for _ in range(turn):
+        plan._take()
+    begun = [parallel.ORDERS[kind - 2] for kind, j in plan._plan if kind >= 2 and j == 1]
+    assert made == begun  # on one thread, no turn after the answer's runs
+    assert not check_arrangement(problem, result.solutions[0])
 
 
 def test_no_frame_restarts_where_the_frame_does_not_apply() -> None:

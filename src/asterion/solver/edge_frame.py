@@ -439,6 +439,7 @@ def _inner_words(
     nkeys = 5 * ncolors * ncolors
     words = np.zeros((4, nkeys), dtype=np.uint64)
     by_bit = np.full((4, nkeys, SMALL_PIECES), -1, dtype=np.int32)
+    slots: Counter[tuple[int, int]] = Counter()  # oriented pieces filed so far by (key, bit)
     for o, (north, _, _, west) in enumerate(colors.tolist()):
         bit = int(bit_of[o])
         for kind in range(5):
@@ -448,7 +449,8 @@ def _inner_words(
             key = (kind * ncolors + (north if known & 2 else 0)) * ncolors + (
                 west if known & 1 else 0
             )
-            slot = int(np.count_nonzero(by_bit[:, key, bit] >= 0))
+            slot = slots[key, bit]
+            slots[key, bit] += 1
             by_bit[slot, key, bit] = o
             words[slot, key] |= np.uint64(1) << np.uint64(bit)
     return words.view(np.int64), by_bit
