@@ -546,13 +546,20 @@ def cell(answer: dict[str, Any] | None, ours: dict[str, Any] | None) -> str:
     if answer["status"] == "timeout":
         text = f">{answer['seconds']:.0f}"
     else:
-        text = f"{answer['seconds']:.2f}/{answer['cpu']:.2f}"
+        text = f"{_seconds(answer['seconds'])}/{_seconds(answer['cpu'])}"
         if "thread_cpu" in answer:
-            text += f" [{answer['thread_cpu']:.2f}]"
+            text += f" [{_seconds(answer['thread_cpu'])}]"
     if ours is not None and ours["status"] in ("found", "none"):
         ratio = answer["cpu"] / max(ours["cpu"], 1e-3)
-        text += f" ({'>' if answer['status'] == 'timeout' else ''}{ratio:.0f}x)"
+        shown = f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}"
+        text += f" ({'>' if answer['status'] == 'timeout' else ''}{shown}x)"
     return text
+
+
+def _seconds(value: float) -> str:
+    """Seconds to two decimals, or to the millisecond under a tenth (the clue puzzles'
+    first arrangements take some milliseconds)."""
+    return f"{value:.3f}" if value < 0.1 else f"{value:.2f}"
 
 
 def main() -> None:
