@@ -482,6 +482,24 @@ def test_sieve_is_the_same_on_one_thread_or_two() -> None:
     assert 0 < np.count_nonzero(one.bits) < len(one.bits)
 
 
+def test_a_thread_lists_its_bottoms_with_one_stretch_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A new 64 MiB table for each listed subtree cost its pages again each time; the stretch's
+    # answers hold for every subtree (one thread or two list the same bits, above).
+    made: list[int] = []
+    new_cache = parallel.new_cache
+
+    def counted(*args: int) -> tuple[np.ndarray, np.ndarray]:
+        made.append(1)
+        return new_cache(*args)
+
+    monkeypatch.setattr(parallel, "new_cache", counted)
+    frame = frame_of(generate(6, 6, 3, 5, seed=2))
+    prefixes = parallel.list_frame_prefixes(frame, parallel.TASKS)[0]
+    sieve, _ = parallel.fill_sieve(frame, 2, float("inf"), 20)
+    assert sieve is not None and len(prefixes) > 2
+    assert 1 <= len(made) <= parallel.FILL_THREADS
+
+
 def test_a_sieve_cut_short_by_the_deadline_is_not_used() -> None:
     # A part of the bottoms would prune tops that have some: the count would be too low.
     frame = frame_of(generate(6, 6, 3, 5, seed=2))

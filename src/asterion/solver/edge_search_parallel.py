@@ -317,6 +317,7 @@ def fill_sieve(
 
     def work() -> None:
         mine = new_sieve(frame.side, log)
+        cache = new_cache()  # (the stretch's answers hold for every subtree: one a thread)
         listed = [0, 0]
         while search_clock() < deadline:
             with lock:
@@ -325,7 +326,14 @@ def fill_sieve(
                 break
             prefix = (prefixes[task], depth)
             listing = FrameRun(
-                unturned, 1 << 62, 0, prefix, leaf, sieve=mine.filling(), nested=written
+                unturned,
+                1 << 62,
+                0,
+                prefix,
+                leaf,
+                cache=cache,
+                sieve=mine.filling(),
+                nested=written,
             )
             run = search.run_alone(listing, deadline)
             listed[0] += run.outcome == EXHAUSTED
