@@ -517,7 +517,7 @@ def test_searches_for_a_first_arrangement_get_the_small_cache(
     result = search_arrangements(problem, threads=1)
     assert result.count == 1 and result.notes[0].startswith("by the frame")
     assert len(sizes) >= 3  # a frame restart, and the two ordered searches
-    assert set(sizes) == {1 << parallel.FIRST_CACHE_LOG}
+    assert set(sizes) == {1 << parallel.FIRST_CACHE_LOG}  # (25 inner cells)
 
 
 @pytest.mark.parametrize("seed", [85, 87, 91])  # by a frame restart, then ordered searches
@@ -646,3 +646,8 @@ def test_the_raced_scans_prove_infeasible_among_the_restarts(
         result = search_arrangements(bad, time_limit=10.0, threads=threads)
         assert (result.status, result.count, result.complete) == (Status.INFEASIBLE, 0, True)
         assert "restarts: candidates in order" in result.notes[0]
+
+
+@pytest.mark.parametrize("cells,log", [(4, 10), (16, 14), (20, 18), (25, 18), (100, 18)])
+def test_a_first_arrangements_stretch_cache_grows_with_the_inside(cells: int, log: int) -> None:
+    assert parallel.first_cache_log(cells) == log

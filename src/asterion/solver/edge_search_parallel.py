@@ -536,15 +536,25 @@ SCAN_ORDERED_SLICE = 1 << 22
 SCAN, FRAME = 0, 1
 
 FIRST_CACHE_LOG = 18
-"""Entries (log 2) of the stretch cache of each frame search that seeks a first
-arrangement (:class:`Restarts`): 4 MiB, where :data:`.edge_frame.CACHE_SIZE_LOG`'s 64 MiB
-serve the long counts. Every restart and ordered search has a cache of its own, and a large
-new table's pages, met at random by its lookups, cost more than the search itself on most 7x7
-sets. With this size, seeds 80-239 of 7x7 3/6 took 0.15 s on average instead of 0.17 s
-(median 0.05 s instead of 0.06 s; seeds 80-139 each in a fresh process, 0.13 s instead of
-0.16 s), and an ordered search of 2 x 10^8 placements (8x8 3/8) ran as fast. Long counts
-keep the large table: 7x7 3/6 seed 0 took 209 s with this one, 103 s with theirs
-(benchmarks, twenty-ninth round)."""
+"""Entries (log 2), at most, of the stretch cache of each frame search that seeks a first
+arrangement (:class:`Restarts`; :func:`first_cache_log`): 4 MiB, where
+:data:`.edge_frame.CACHE_SIZE_LOG`'s 64 MiB serve the long counts. Every restart and ordered
+search has a cache of its own, and a large new table's pages, met at random by its lookups,
+cost more than the search itself on most 7x7 sets. With this size, seeds 80-239 of 7x7 3/6
+took 0.15 s on average instead of 0.17 s (median 0.05 s instead of 0.06 s; seeds 80-139
+each in a fresh process, 0.13 s instead of 0.16 s), and an ordered search of 2 x 10^8
+placements (8x8 3/8) ran as fast. Long counts keep the large table: 7x7 3/6 seed 0 took 209
+s with this one, 103 s with theirs (benchmarks, twenty-ninth round)."""
+
+
+def first_cache_log(cells: int) -> int:
+    """Entries (log 2) of a first-arrangement search's stretch cache for an inside of
+    ``cells`` cells: two fewer than its cells, from 2^10 up to :data:`FIRST_CACHE_LOG`. A
+    4 x 4 inside meets few stretches: 6x6 3/5 seeds 0-199 took 13 ms on average with 2^14
+    entries, 14-15 ms with 2^18, whose pages cost some 5 ms when first met; a 5 x 5 inside's
+    slow seeds needed 2^18 (benchmarks, twenty-ninth round)."""
+    return max(10, min(FIRST_CACHE_LOG, cells - 2))
+
 
 NESTED_TIME_LEFT = 120.0
 """Seconds a count must have left to run the written loops (:data:`.edge_frame.NESTED_SIDES`):
@@ -790,7 +800,7 @@ class Restarts:
     def _ordered_frame(
         self, problem: EdgeProblem, frame: FrameTables, order: str, keep: int
     ) -> FrameRun:
-        cache = new_cache(FIRST_CACHE_LOG)
+        cache = new_cache(first_cache_log(frame.cells))
         return FrameRun(self._ordered_tables(problem, frame, order), 1, keep, cache=cache)
 
     def _ordered_tables(self, problem: EdgeProblem, frame: FrameTables, order: str) -> FrameTables:
@@ -827,5 +837,5 @@ class Restarts:
         rng = np.random.default_rng(search.RESTART_SEED + j)
         draw = rng.random(len(inner)) - FRAME_RESTART_BIAS * self._rarity[inner]
         tables = self._sorted_inside(problem, frame, draw)
-        cache = new_cache(FIRST_CACHE_LOG)
+        cache = new_cache(first_cache_log(frame.cells))
         return FrameRun(tables, 1, keep, cache=cache), search.luby(j) * FRAME_RESTART_BASE
