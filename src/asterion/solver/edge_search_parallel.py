@@ -556,6 +556,11 @@ def first_cache_log(cells: int) -> int:
     return max(10, min(FIRST_CACHE_LOG, cells - 2))
 
 
+def first_cache(frame: FrameTables) -> tuple[np.ndarray, np.ndarray]:
+    """A new stretch cache for a first-arrangement search of ``frame``'s inside."""
+    return new_cache(first_cache_log(frame.cells))
+
+
 NESTED_TIME_LEFT = 120.0
 """Seconds a count must have left to run the written loops (:data:`.edge_frame.NESTED_SIDES`):
 compiling them for a kind of puzzle not met before took 23-27 s on 7x7 sets, which a count
@@ -800,8 +805,8 @@ class Restarts:
     def _ordered_frame(
         self, problem: EdgeProblem, frame: FrameTables, order: str, keep: int
     ) -> FrameRun:
-        cache = new_cache(first_cache_log(frame.cells))
-        return FrameRun(self._ordered_tables(problem, frame, order), 1, keep, cache=cache)
+        tables = self._ordered_tables(problem, frame, order)
+        return FrameRun(tables, 1, keep, cache=first_cache(frame))
 
     def _ordered_tables(self, problem: EdgeProblem, frame: FrameTables, order: str) -> FrameTables:
         """The frame's tables with the inner pieces in ``order`` (one of :data:`ORDERS`)."""
@@ -837,5 +842,5 @@ class Restarts:
         rng = np.random.default_rng(search.RESTART_SEED + j)
         draw = rng.random(len(inner)) - FRAME_RESTART_BIAS * self._rarity[inner]
         tables = self._sorted_inside(problem, frame, draw)
-        cache = new_cache(first_cache_log(frame.cells))
-        return FrameRun(tables, 1, keep, cache=cache), search.luby(j) * FRAME_RESTART_BASE
+        run = FrameRun(tables, 1, keep, cache=first_cache(frame))
+        return run, search.luby(j) * FRAME_RESTART_BASE
