@@ -8,6 +8,7 @@ threads, and the restarts the same answer on one thread or two.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
@@ -390,3 +391,26 @@ def test_a_race_stopped_by_the_clock_answers_with_no_winner() -> None:
     runs = [edge_search.Run(generate(8, 8, 3, 8, seed=0), Variant(), 1, 1)]
     winner = parallel.race(runs, deadline=0.0, threads=2)  # the deadline has passed
     assert (winner.outcome, winner.count, winner.nodes) == (kernel.RUNNING, 0, 0)
+
+
+# The threads themselves
+
+
+def test_the_others_do_not_start_once_the_calling_thread_is_done() -> None:
+    callers: list[int] = []
+    cpu = parallel._on_threads(3, lambda: callers.append(threading.get_ident()), alone=60.0)
+    assert callers == [threading.get_ident()]  # and at once, not after a minute
+    assert len(cpu) == 3
+
+
+@pytest.mark.parametrize("alone", [0.0, 0.001])
+def test_the_others_join_a_calling_thread_still_at_work(alone: float) -> None:
+    meeting = threading.Barrier(3, timeout=60)  # each call waits for all three
+    callers: list[int] = []
+
+    def meet() -> None:
+        callers.append(threading.get_ident())
+        meeting.wait()
+
+    parallel._on_threads(3, meet, alone=alone)
+    assert len(set(callers)) == 3 and threading.get_ident() in callers
