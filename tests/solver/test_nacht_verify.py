@@ -291,6 +291,14 @@ def test_a_duplicated_tile() -> None:
     assert {"duplicate-tile", "no-arrangement"} <= set(codes(report))
 
 
+def test_alike_tiles_are_one_finding_naming_them_all() -> None:
+    tileset = safe_woven(3, 3, 6)
+    copies = [replace(tileset.tiles[0], id=name) for name in ("X", "Y")]
+    report = verify(with_tile(with_tile(tileset, 4, copies[0]), 8, copies[1]), engine=ENGINE)
+    (duplicate,) = messages(report, "duplicate-tile")
+    assert "T1, X and Y" in duplicate and "3 tiles" in duplicate
+
+
 def test_blank_tiles_alike_are_duplicates_and_not_unique() -> None:
     # 5 x 4, one short line: at least the interior tiles away from the line are blank.
     report = verify(cut(sparse_chart(5, 4, 2), 5, 4, unit_viewport(5, 4)), engine=ENGINE)

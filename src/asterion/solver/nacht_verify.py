@@ -187,21 +187,22 @@ def _describe(pattern: frozenset[str]) -> str:
 
 
 def duplicate_findings(tileset: TileSet) -> list[Finding]:
-    """Two tiles alike (up to a turn with rotations on) can always swap places."""
-    seen: dict[object, str] = {}
-    found = []
+    """Tiles alike (up to a turn with rotations on) can always swap places: one finding per
+    group of alike tiles, naming them all (a cut sky's hundreds of blank tiles are one line,
+    not one per pair)."""
+    groups: dict[object, list[str]] = {}
     for tile in tileset.tiles:
-        key = _content_key(tile, tileset.rotations)
-        if key in seen:
-            found.append(
-                Finding(
-                    "duplicate-tile",
-                    f"tiles {seen[key]} and {tile.id} are alike, so they can swap places",
-                )
-            )
-        else:
-            seen[key] = tile.id
-    return found
+        groups.setdefault(_content_key(tile, tileset.rotations), []).append(tile.id)
+    return [
+        Finding("duplicate-tile", _alike_message(ids)) for ids in groups.values() if len(ids) > 1
+    ]
+
+
+def _alike_message(ids: list[str]) -> str:
+    if len(ids) == 2:
+        return f"tiles {ids[0]} and {ids[1]} are alike, so they can swap places"
+    named = ", ".join(ids[:-1])
+    return f"tiles {named} and {ids[-1]} are alike ({len(ids)} tiles), so any two can swap places"
 
 
 def _content_key(tile: Tile, rotations: bool) -> object:
