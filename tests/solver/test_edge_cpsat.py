@@ -22,10 +22,15 @@ from hypothesis import strategies as st
 
 from asterion.models.edge_puzzles import generate
 from asterion.models.edges import (
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
     Arrangement,
     EdgeProblem,
     Piece,
     Placement,
+    alike_pieces,
     canonical,
     check_arrangement,
 )
@@ -386,6 +391,73 @@ def test_random_small_problems(
         sides[j] = rng.choice(list(palette))
         pieces[i] = (sides[0], sides[1], sides[2], sides[3])
         problem = EdgeProblem(tuple(pieces), width, height, rotations, mate)
+    check_engine(problem)
+
+
+# -- forced links ---------------------------------------------------------------------------------
+
+
+def islands_of(problem: EdgeProblem) -> dict[int, tuple[int, int, int]]:
+    return edge_cpsat.forced_islands(problem, alike_pieces(problem))
+
+
+def test_distinct_inner_colors_tie_every_piece_into_one_island() -> None:
+    # Every inner side's color is its own, so each piece's neighbours are forced: one island,
+    # its offsets those of the solved grid it was cut from.
+    pieces = [[0, 0, 0, 0] for _ in range(9)]
+    color = iter(range(1, 100))
+    for r, c in itertools.product(range(3), range(3)):
+        if c < 2:
+            pieces[3 * r + c][EAST] = pieces[3 * r + c + 1][WEST] = next(color)
+        if r < 2:
+            pieces[3 * r + c][SOUTH] = pieces[3 * r + c + 3][NORTH] = next(color)
+    order = [4, 7, 0, 8, 2, 5, 1, 6, 3]  # piece i of the problem is grid cell order[i]
+    problem = EdgeProblem(tuple(tuple(pieces[cell]) for cell in order), 3, 3)  # type: ignore[misc]
+    islands = islands_of(problem)
+    assert len(islands) == 9 and {first for first, _, _ in islands.values()} == {0}
+    for piece, (_, dr, dc) in islands.items():
+        assert divmod(order[piece], 3) == (1 + dr, 1 + dc)  # piece 0 sits in the middle
+    check_engine(problem, expected=1)
+
+
+def test_no_islands_when_tiles_turn_or_pieces_are_alike() -> None:
+    problem = solved_problem(3, 3, 40, random.Random(2))
+    assert islands_of(problem)
+    assert not islands_of(EdgeProblem(problem.pieces, 3, 3, True))
+    twice = EdgeProblem((problem.pieces[0],) * 2 + problem.pieces[2:], 3, 3)
+    assert 0 not in islands_of(twice) and 1 not in islands_of(twice)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    size=st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)]),
+    colors=st.integers(3, 12),
+    mate=st.sampled_from([None, (0, 2, 1, 4, 3, 6, 5)]),
+    seed=st.integers(0, 2**32 - 1),
+    damage=st.booleans(),
+)
+def test_islands_hold_in_every_arrangement(
+    size: tuple[int, int], colors: int, mate: tuple[int, ...] | None, seed: int, damage: bool
+) -> None:
+    # Forced links are facts of every arrangement (checked on the enumeration), and CP-SAT,
+    # which places each island whole, still counts what the enumeration counts.
+    rng = random.Random(seed)
+    problem = solved_problem(*size, colors, rng, mate=mate)
+    if damage:  # a piece's inner side recolored: islands may conflict, or none exist
+        pieces = [list(piece) for piece in problem.pieces]
+        piece = rng.choice([p for p in pieces if any(p)])
+        side = rng.choice([k for k, color in enumerate(piece) if color])
+        piece[side] = rng.randrange(1, len(mate) if mate else colors + 1)
+        problem = EdgeProblem(tuple(map(tuple, pieces)), *size, False, mate)  # type: ignore[arg-type]
+    islands = islands_of(problem)
+    for arrangement in enumerate_all(problem):
+        where = {
+            placed.piece: (r, c)
+            for r, row in enumerate(arrangement)
+            for c, placed in enumerate(row)
+        }
+        for piece, (first, dr, dc) in islands.items():
+            assert where[piece] == (where[first][0] + dr, where[first][1] + dc)
     check_engine(problem)
 
 
