@@ -218,7 +218,7 @@ def forced_islands(
         for side, color in enumerate(problem.pieces[piece]):
             facing = (side + 2) % 4
             fitting = [q for f in problem.facing(color) for q in showing[facing, f] if q != piece]
-            if color != BORDER and len(fitting) == 1:  # (so a kind of its own: a twin fits)
+            if color != BORDER and len(fitting) == 1:  # (it has no twin: a twin would fit too)
                 dr, dc = step[side]
                 links[piece].append((fitting[0], dr, dc))
                 links[fitting[0]].append((piece, -dr, -dc))
