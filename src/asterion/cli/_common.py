@@ -37,6 +37,17 @@ JsonOpt = Annotated[
 ]
 
 
+MAX_TIME_LIMIT = 1_000_000.0
+"""The longest ``--time-limit`` any command takes, in seconds (some eleven days): every
+solve is bounded, and ``inf`` would run a search for ever, or overflow the arithmetic that
+turns the seconds left into a budget of steps."""
+
+
+def time_limit_option(help: str) -> Any:
+    """A ``--time-limit`` option: seconds, from 0.01 to :data:`MAX_TIME_LIMIT`."""
+    return typer.Option(min=0.01, max=MAX_TIME_LIMIT, help=help)
+
+
 def picture_path(path: Path | None) -> Path | None:
     """A picture's path (``--svg``, ``--plot``), refused as the option is read if the
     picture could not be written: found out after a long search or many games, that would

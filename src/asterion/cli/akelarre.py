@@ -25,6 +25,7 @@ from asterion.cli._common import (
     print_json,
     progress_bar,
     reports_input_errors,
+    time_limit_option,
     typed_as,
 )
 from asterion.errors import InputError
@@ -191,7 +192,7 @@ def equilibria(
     state_file: StateOpt = None,
     seed: SeedOpt = 0,
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds for the 3-player mixed search.")
+        float, time_limit_option("Seconds for the 3-player mixed search.")
     ] = 20.0,
     max_support: Annotated[
         int, typer.Option(min=1, max=5, help="3 players: largest support searched per player.")
@@ -322,7 +323,7 @@ def plan(
     state_file: StateOpt = None,
     method: Annotated[str, typer.Option(help="cp-sat or search.")] = "cp-sat",
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering unknown (exit 3).")
+        float, time_limit_option("Seconds before answering unknown (exit 3).")
     ] = 10.0,
     payouts: PayoutsOpt = None,
     supply: SupplyOpt = None,

@@ -21,6 +21,7 @@ from asterion.cli._common import (
     print_json,
     reports_input_errors,
     save_svg,
+    time_limit_option,
 )
 from asterion.errors import InputError
 from asterion.models.aster import HOME_DIRECTIONS, AsterState
@@ -69,7 +70,7 @@ CatalogOpt = Annotated[
 StateOpt = Annotated[
     Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
 ]
-TimeLimitOpt = Annotated[float, typer.Option(min=0.01, help="Seconds before answering 'unknown'.")]
+TimeLimitOpt = Annotated[float, time_limit_option("Seconds before answering 'unknown'.")]
 SeedOpt = Annotated[int, typer.Option(help="Solver seed (same seed, same answer).")]
 StateArg = Annotated[
     Path | None,
@@ -304,7 +305,7 @@ def place(
     ] = None,
     catalog_file: CatalogOpt = None,
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds for the CP-SAT best placement.")
+        float, time_limit_option("Seconds for the CP-SAT best placement.")
     ] = DEFAULT_TIME_LIMIT,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
@@ -397,7 +398,7 @@ def perft_command(
         ),
     ] = DEFAULT_MAX_STATES,
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds of counting before giving up (exit 3).")
+        float, time_limit_option("Seconds of counting before giving up (exit 3).")
     ] = PERFT_TIME_LIMIT,
     json_out: JsonOpt = False,
 ) -> None:

@@ -22,6 +22,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    time_limit_option,
     typed_as,
 )
 from asterion.errors import InputError
@@ -61,7 +62,7 @@ CountOpt = Annotated[
     int,
     typer.Option("--count-limit", min=1, max=MAX_COUNT_LIMIT, help="Count arrangements up to N."),
 ]
-TimeOpt = Annotated[float, typer.Option(min=0.01, help=SEARCH_TIME_HELP)]
+TimeOpt = Annotated[float, time_limit_option(SEARCH_TIME_HELP)]
 EngineOpt = Annotated[
     str,
     typer.Option(
@@ -99,7 +100,7 @@ def verify_command(
         ),
     ] = DEFAULT_COUNT_LIMIT,
     time_limit: Annotated[
-        float, typer.Option(min=0.01, help="Seconds before answering 'undecided' (exit 3).")
+        float, time_limit_option("Seconds before answering 'undecided' (exit 3).")
     ] = DEFAULT_TIME_LIMIT,
     engine: EngineOpt = "auto",
     json_out: JsonOpt = False,

@@ -22,6 +22,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    time_limit_option,
     typed_as,
 )
 from asterion.cli.nacht import app
@@ -146,9 +147,7 @@ def best_play(
     tileset: TilesetOpt = None,
     time_limit: Annotated[
         float,
-        typer.Option(
-            min=0.01, help="Seconds for the value and the shortfalls together before 'unknown'."
-        ),
+        time_limit_option("Seconds for the value and the shortfalls together before 'unknown'."),
     ] = DEFAULT_EXACT_TIME_LIMIT,
     shortfall: Annotated[
         bool,

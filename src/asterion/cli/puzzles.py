@@ -36,6 +36,7 @@ from asterion.cli._common import (
     print_json,
     progress_bar,
     reports_input_errors,
+    time_limit_option,
 )
 from asterion.errors import InputError
 from asterion.render.words import counted
@@ -67,7 +68,7 @@ BackendOpt = Annotated[
     str, typer.Option("--backend", help="process (local pool) or ray (a Ray cluster).")
 ]
 PuzzleArg = Annotated[Path, typer.Argument(metavar="FILE", help="A puzzle JSON file.")]
-ProofTimeOpt = Annotated[float, typer.Option(min=0.01, help="Seconds for the proof.")]
+ProofTimeOpt = Annotated[float, time_limit_option("Seconds for the proof.")]
 ShowOpt = Annotated[bool, typer.Option("--show-solution", help="Print the solution too.")]
 
 

@@ -20,6 +20,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    time_limit_option,
 )
 from asterion.errors import InputError
 from asterion.models.stellar import Score, StellarRules, StellarState
@@ -193,7 +194,7 @@ def solve(
         ),
     ] = "auto",
     deal: Annotated[int, typer.Option(help="Seed of the deal when no PUZZLE is given.")] = 1,
-    time_limit: Annotated[float, typer.Option(min=0.01, help=SEARCH_TIME_HELP)] = 10.0,
+    time_limit: Annotated[float, time_limit_option(SEARCH_TIME_HELP)] = 10.0,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,

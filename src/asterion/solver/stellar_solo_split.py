@@ -283,7 +283,8 @@ class SplitLoop:
         need = known + 1
         while cap > known and time.perf_counter() < self.deadline:
             left = self.deadline - time.perf_counter()
-            budget = min(FLOW_NODES - flows.nodes, int(left * FLOW_NODES_PER_SECOND))
+            # (min before int: the time left may be infinite)
+            budget = int(min(FLOW_NODES - flows.nodes, left * FLOW_NODES_PER_SECOND))
             found = flows.reach(need, budget)
             need = cap  # only the first question is asked from below
             if found is None:
