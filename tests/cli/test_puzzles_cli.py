@@ -274,3 +274,33 @@ def test_sky_puzzles_from_a_chart_file(tmp_path: Path) -> None:
     bad = write(tmp_path, {"format": "asterion.chart/1", "name": "x"}, "bad.json")
     code, _, err = run("nacht", "puzzles", "generate", "--chart", bad, "--out", str(tmp_path))
     assert code == 2 and "bad.json" in err
+
+
+def _two_star_chart(span: float) -> dict[str, object]:
+    stars = [{"x": 0, "y": 0, "mag": 1}, {"x": span, "y": span, "mag": 1}]
+    return {
+        "format": "asterion.chart/1",
+        "constellations": [{"abbr": "A", "stars": stars, "lines": [[0, 1]]}],
+    }
+
+
+@pytest.mark.parametrize("span", [0.0, 1e-12, 0.0119])
+def test_a_chart_too_small_to_cut_windows_from_is_refused_by_name(
+    tmp_path: Path, span: float
+) -> None:
+    # Windows go down to half the stars' extent, cut into up to 6 x 6 tiles of 0.001 at the
+    # least (the cutter's floor): 0.012 chart units each way. Before, the cutter refused the
+    # first window with a line about "viewport", an option this command does not have.
+    path = write(tmp_path, _two_star_chart(span), "small.json")
+    code, out, err = run("nacht", "puzzles", "generate", "--chart", path, "--out", str(tmp_path))
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"asterion: error: {path}: constellations: the stars span")
+    assert "0.012" in err and "viewport" not in err
+
+
+def test_a_chart_just_wide_enough_passes_the_extent_check(tmp_path: Path) -> None:
+    from asterion.puzzles.nacht import chart_at
+
+    path = write(tmp_path, _two_star_chart(0.0121), "wide.json")
+    assert chart_at(path).bounds() == (0, 0, 0.0121, 0.0121)

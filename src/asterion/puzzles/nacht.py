@@ -28,10 +28,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from asterion.errors import InputError
 from asterion.models.edges import Arrangement
 from asterion.models.files import read_json_file, read_json_text, validate
 from asterion.models.nacht import Tile, TileSet, derived_chamfers, edge_problem
-from asterion.models.nacht_cut import Chart, chart_from_data, cut, load_chart
+from asterion.models.nacht_cut import MIN_TILE_SIDE, Chart, chart_from_data, cut, load_chart
 from asterion.models.nacht_files import tileset_from_data, tileset_to_data
 from asterion.puzzles.aster import Difficulty, check_format, inside
 from asterion.solver.edge_result import EdgeSearchResult
@@ -75,6 +76,12 @@ PROFILES: dict[Difficulty, Profile] = {
     Difficulty.HARD: Profile(((5, 4, 8), (6, 4, 10)), ((5, True), (6, False))),
     Difficulty.EXPERT: Profile(((6, 4, 10), (7, 5, 12)), ((5, True), (6, False), (6, True))),
 }
+
+
+LARGEST_SKY_SIDE = max(side for profile in PROFILES.values() for side, _ in profile.sky)
+LEAST_WINDOW = 0.5
+"""A sky window's side, at the least, as a share of the chart's extent (its stars' bounding
+box, the smaller way)."""
 
 
 def label_of(nodes: int, source: Source = "edge") -> Difficulty:
@@ -157,7 +164,26 @@ def chart_at(path: str | None) -> Chart:
 
     :raises InputError: naming the file, for a chart that breaks the format.
     """
-    return shipped_chart() if path is None else load_chart(path)
+    if path is None:
+        return shipped_chart()
+    chart = load_chart(path)
+    _check_extent(chart, path)
+    return chart
+
+
+def _check_extent(chart: Chart, source: str) -> None:
+    """Refuse a chart whose stars span too little to cut windows from (one star, or stars
+    all but on one point), naming the file, before any puzzle is drawn."""
+    x0, y0, x1, y1 = chart.bounds()
+    need = MIN_TILE_SIDE * LARGEST_SKY_SIDE / LEAST_WINDOW
+    if min(x1 - x0, y1 - y0) < need:
+        raise InputError(
+            f"the stars span {x1 - x0:.3g} x {y1 - y0:.3g} chart units; sky puzzles need"
+            f" {need:g} or more each way (windows down to {LEAST_WINDOW:g} of that, cut into"
+            f" up to {LARGEST_SKY_SIDE} tiles a side of {MIN_TILE_SIDE:g} or more)",
+            source=source,
+            field="constellations",
+        )
 
 
 def sky_tileset(
@@ -167,7 +193,7 @@ def sky_tileset(
     ``side`` tiles."""
     chart = chart or shipped_chart()
     x0, y0, x1, y1 = chart.bounds()
-    span = min(x1 - x0, y1 - y0) * rng.uniform(0.5, 1.0)
+    span = min(x1 - x0, y1 - y0) * rng.uniform(LEAST_WINDOW, 1.0)
     left = rng.uniform(x0, x1 - span)
     bottom = rng.uniform(y0, y1 - span)
     window = (left, bottom, left + span, bottom + span)
