@@ -224,3 +224,13 @@ def test_players_must_agree_with_the_position_file(tmp_path: Path, command: str)
     assert f"--players: 4 players, but the position in {state} has 3" in err
     code, _, _ = run("akelarre", command, "--players", "3", "--state", state, "--json")
     assert code in (0, 1)
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+@pytest.mark.parametrize(
+    ("policies", "problem"), [("x", "unknown policy 'x'"), ("random,greedy", "one per player")]
+)
+def test_bad_policies_name_the_option(command: str, policies: str, problem: str) -> None:
+    code, out, err = run("akelarre", command, "--players", "3", "--policies", policies)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("asterion: error: --policies: ") and problem in err

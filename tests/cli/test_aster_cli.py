@@ -352,3 +352,40 @@ def test_best_turn_nothing_to_claim(tmp_path: Path) -> None:
     )
     code, out, _ = run("aster", "best-turn", "--state", state, "--json")
     assert code == 1 and json.loads(out)["claim"] is None
+
+
+@pytest.mark.parametrize(
+    ("command", "position", "names"),
+    [
+        # The position's own action list is longer than any question takes (40 slots).
+        (["reach", "--target", "Cru"], {"actions": ["generate"] * 41}, "actions: 41 action slots"),
+        (["reach", "--target", "Cru"], {"over": True}, "over: the game is over"),
+        (["best-turn"], {"offer": []}, "offer: no face-up constellation"),
+        (["best-turn"], {"offer": ["Big"]}, "offer: Big is a base card"),
+    ],
+)
+def test_a_position_unfit_for_the_question_names_its_file(
+    tmp_path: Path, command: list[str], position: dict[str, object], names: str
+) -> None:
+    state = write(tmp_path, {"stars": {"4N": "red"}, "player": "red", **position})
+    code, out, err = run("aster", *command, "--state", state, "--json")
+    assert code == 2 and out == ""
+    assert err.startswith(f"asterion: error: {state}: {names}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["reach", "--target", "Big"], "--target: Big is a base card"),
+        (["best-turn", "--offer", "Big"], "--offer: Big is a base card"),
+        (["reach", "--target", "Cru", "--turns", "3"], "--turns: "),
+    ],
+)
+def test_an_option_unfit_for_the_question_is_named(
+    tmp_path: Path, args: list[str], names: str
+) -> None:
+    actions = {"actions": ["generate"] * 14}  # 3 turns of 14: 42 slots, over the 40
+    state = write(tmp_path, {"stars": {"4N": "red"}, "player": "red", **actions})
+    code, out, err = run("aster", *args, "--state", state)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"asterion: error: {names}")

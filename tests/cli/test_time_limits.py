@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import typer
-from tests.cli.clirun import run
+from clirun import run
 
 from asterion.cli import app
 from asterion.cli._common import MAX_TIME_LIMIT

@@ -386,11 +386,14 @@ def _policies(text: str, players: int) -> list[str]:
     if len(names) == 1:
         names *= players
     for name in names:
-        make_policy(name)
+        try:
+            make_policy(name)
+        except InputError as error:
+            raise error.located("--policies") from None
     if len(names) != players:
         raise InputError(
-            f"--policies takes one name for everyone or one per player ({players}), "
-            f"not {len(names)}"
+            f"takes one name for everyone or one per player ({players}), not {len(names)}",
+            source="--policies",
         )
     return names
 

@@ -254,7 +254,7 @@ def _resolve_pattern(
     except InputError as error:
         raise (error.located(named_by) if named_by else error) from None
     if not card.pattern:
-        raise InputError(f"{abbr} is a base card: it has no pattern to place")
+        raise InputError(f"{abbr} is a base card: it has no pattern to place", source=named_by)
     try:
         return f"{card.abbr} ({card.name})", check_pattern(card.pattern, board)
     except InputError as error:
@@ -444,6 +444,8 @@ def perft_command(
 
 
 ENGINES: dict[str, Engine] = {"auto": "auto", "cp-sat": "cp-sat", "search": "search"}
+POSITION_FIELDS = ("actions", "over", "offer")
+"""Fields of a state file that a question can find unfit to ask (errors then name the file)."""
 
 
 def _plan_picture(certificate: Certificate, title: str) -> str:
@@ -506,7 +508,10 @@ def reach(
             f"unknown engine {engine!r} (expected auto, cp-sat or search)", source="--engine"
         )
     label, shape = _resolve_pattern(target, pattern, state.rules.catalog, state.board, "--target")
-    question = ReachQuestion.build(state, shape, turns=turns, own_stars_only=own_stars_only)
+    try:
+        question = ReachQuestion.build(state, shape, turns=turns, own_stars_only=own_stars_only)
+    except InputError as error:  # the position's (its action list, a game over) or --turns
+        raise _blamed(error, state_file, "--turns") from None
     answer = reach_answer(question, engine=ENGINES[engine], time_limit=time_limit, seed=seed)
     if json_out:
         print_json(answer.to_json())
@@ -530,6 +535,14 @@ def reach(
     if certificate is not None:
         save_svg(svg, lambda: _plan_picture(certificate, f"{label}: plan"), quiet=json_out)
     finish({True: YES, False: NO, None: UNKNOWN}[answer.reachable])
+
+
+def _blamed(error: InputError, state_file: Path | None, option: str) -> InputError:
+    """An error about the question asked: the state file's where it is about the position
+    (its field named), else the option's."""
+    if state_file is not None and error.field in POSITION_FIELDS:
+        return error.located(str(state_file))
+    return error if error.source else InputError(error.problem, source=option)
 
 
 @app.command("best-turn")
@@ -556,7 +569,10 @@ def best_turn_command(
             state.rules.catalog[abbr]
         except InputError as error:
             raise error.located("--offer") from None
-    answer = best_turn(state, cards, time_limit=time_limit, seed=seed)
+    try:
+        answer = best_turn(state, cards, time_limit=time_limit, seed=seed)
+    except InputError as error:  # no card to claim: the position's offer, or --offer's
+        raise _blamed(error, None if cards is not None else state_file, "--offer") from None
     if json_out:
         print_json(answer.to_json())
     elif answer.best is not None:

@@ -90,6 +90,12 @@ class ReachQuestion:
             turns,
             own_stars_only,
         )
+        this_turn = len(state.remaining_slots())
+        if this_turn > MAX_SLOTS:  # the position's own list is too long for any question
+            raise InputError(
+                f"{this_turn} action slots left this turn; the limit is {MAX_SLOTS}",
+                field="actions",
+            )
         if len(question.slots) > MAX_SLOTS:
             raise InputError(
                 f"{len(question.slots)} action slots in {turns} turns; the limit is {MAX_SLOTS}",
