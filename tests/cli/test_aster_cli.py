@@ -389,3 +389,15 @@ def test_an_option_unfit_for_the_question_is_named(
     code, out, err = run("aster", *args, "--state", state)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"asterion: error: {names}")
+
+
+def test_an_asked_for_picture_with_nothing_to_draw_is_said_missing(tmp_path: Path) -> None:
+    # No actions left and no Crux on the board: unreachable, so no plan to draw.
+    state = write(tmp_path, {"stars": {"4N": "red"}, "player": "red", "actions": []})
+    picture = tmp_path / "plan.svg"
+    code, out, err = run(
+        "aster", "reach", "--state", state, "--target", "Cru", "--svg", str(picture), "--json"
+    )
+    assert code == 1 and json.loads(out)["reachable"] is False
+    assert err == f"asterion: no picture written to {picture}: no plan to draw\n"
+    assert not picture.exists()

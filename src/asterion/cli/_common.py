@@ -106,9 +106,16 @@ def print_json(document: Any) -> None:
     sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
-def save_svg(path: Path | None, svg: Callable[[], str], *, quiet: bool) -> None:
-    """Write the picture if ``--svg`` was given (built only then); say so unless ``quiet``."""
+def save_svg(
+    path: Path | None, svg: Callable[[], str] | None, *, quiet: bool, nothing: str = ""
+) -> None:
+    """Write the picture if ``--svg`` was given (built only then); say so unless ``quiet``.
+    ``svg`` None: the answer has nothing to draw, which ``nothing`` says on stderr (where a
+    ``--json`` reader does not look), so that an asked-for picture is not missing unsaid."""
     if path is None:
+        return
+    if svg is None:
+        print(f"asterion: no picture written to {path}: {nothing}", file=sys.stderr)
         return
     write_svg(path, svg())
     if not quiet:

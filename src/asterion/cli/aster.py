@@ -532,8 +532,9 @@ def reach(
         else:
             console.print("  no answer within the time limit (not a no)")
     certificate = answer.certificate
-    if certificate is not None:
-        save_svg(svg, lambda: _plan_picture(certificate, f"{label}: plan"), quiet=json_out)
+    title = f"{label}: plan"
+    picture = None if certificate is None else (lambda: _plan_picture(certificate, title))
+    save_svg(svg, picture, quiet=json_out, nothing="no plan to draw")
     finish({True: YES, False: NO, None: UNKNOWN}[answer.reachable])
 
 
@@ -573,10 +574,10 @@ def best_turn_command(
         answer = best_turn(state, cards, time_limit=time_limit, seed=seed)
     except InputError as error:  # no card to claim: the position's offer, or --offer's
         raise _blamed(error, None if cards is not None else state_file, "--offer") from None
+    best = answer.best
     if json_out:
         print_json(answer.to_json())
-    elif answer.best is not None:
-        best = answer.best
+    elif best is not None:
         console.print(
             f"best turn for {state.player.value} "
             f"({answer.status.value}, {answer.wall_time:.2f} s): "
@@ -587,9 +588,8 @@ def best_turn_command(
         _print_plan(best.certificate)
     else:
         console.print(f"no claim this turn: {answer.status.value}")
-    if answer.best is not None:
-        certificate = answer.best.certificate
-        save_svg(svg, lambda: _plan_picture(certificate, "best turn"), quiet=json_out)
+    picture = None if best is None else (lambda: _plan_picture(best.certificate, "best turn"))
+    save_svg(svg, picture, quiet=json_out, nothing="no claim to draw")
     codes = {Status.OPTIMAL: YES, Status.FEASIBLE: YES, Status.INFEASIBLE: NO}
     finish(codes.get(answer.status, UNKNOWN))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -227,10 +226,8 @@ def solve(
         )
     result = solved.result
     first = result.solutions[0] if result.solutions else None
-    if first is not None:
-        save_svg(svg, lambda: _sky(solved.tileset, first), quiet=json_out)
-    elif svg is not None:  # said on stderr, where a --json reader does not look
-        print(f"asterion: no picture written to {svg}: no arrangement to draw", file=sys.stderr)
+    picture = None if first is None else (lambda: _sky(solved.tileset, first))
+    save_svg(svg, picture, quiet=json_out, nothing="no arrangement to draw")
     if json_out:
         print_json(solve_to_json(solved.tileset, result.status, result.count, first))
     else:

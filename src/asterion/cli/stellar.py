@@ -217,8 +217,8 @@ def solve(
     chosen = next(m for m in METHODS if m == method)
     answer = solve_solo(puzzle, method=chosen, time_limit=time_limit)
     final = answer.final
-    if final is not None:
-        save_svg(svg, lambda: telescope_svg(final, 0, title="solo: best play"), quiet=json_out)
+    picture = None if final is None else (lambda: telescope_svg(final, 0, title="solo: best play"))
+    save_svg(svg, picture, quiet=json_out, nothing="no plan within the time limit")
     if json_out:
         print_json(answer.to_json())
     else:

@@ -16,16 +16,29 @@ SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 def unwritable(path: str | os.PathLike[str]) -> str | None:
     """Why a picture could not be written at ``path`` (None: it can, as far as can be told
-    without writing): checked before a command's work, not after it."""
+    without writing): checked before a command's work, not after it. The file is opened for
+    appending (and removed again if it was new), as asking for permission is not enough: root
+    may write anywhere by permission, yet not into ``/proc`` or onto a read-only disk."""
     target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        return "cannot write the picture: it is a folder"
-    if not folder.is_dir():
-        return f"cannot write the picture: the folder {str(folder)!r} does not exist"
-    if not os.access(target if target.exists() else folder, os.W_OK):
-        return "cannot write the picture: permission denied"
+    existed = target.exists()
+    try:  # (not blocking: a named pipe with no reader would wait for one)
+        os.close(os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
+    except OSError as error:
+        return _why_not(error, target)
+    if not existed:
+        target.unlink(missing_ok=True)
     return None
+
+
+def _why_not(error: OSError, target: Path) -> str:
+    """A picture's write failed: why, in one line."""
+    if isinstance(error, IsADirectoryError):
+        return "cannot write the picture: it is a folder"
+    if isinstance(error, FileNotFoundError) and not target.parent.is_dir():
+        return f"cannot write the picture: the folder {str(target.parent)!r} does not exist"
+    if isinstance(error, PermissionError):
+        return "cannot write the picture: permission denied"
+    return f"cannot write the picture: {error.strerror or type(error).__name__}"
 
 
 def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
@@ -37,17 +50,5 @@ def write_svg(path: str | os.PathLike[str], svg_text: str) -> None:
     target = Path(path)
     try:
         target.write_text(svg_text, encoding="utf-8", newline="\n")
-    except FileNotFoundError:
-        raise InputError(
-            f"cannot write the picture: the folder {str(target.parent)!r} does not exist",
-            source=str(target),
-        ) from None
-    except IsADirectoryError:
-        raise InputError("cannot write the picture: it is a folder", source=str(target)) from None
-    except PermissionError:
-        raise InputError(
-            "cannot write the picture: permission denied", source=str(target)
-        ) from None
     except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InputError(f"cannot write the picture: {reason}", source=str(target)) from None
+        raise InputError(_why_not(error, target), source=str(target)) from None
