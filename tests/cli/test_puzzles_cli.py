@@ -304,3 +304,26 @@ def test_a_chart_just_wide_enough_passes_the_extent_check(tmp_path: Path) -> Non
 
     path = write(tmp_path, _two_star_chart(0.0121), "wide.json")
     assert chart_at(path).bounds() == (0, 0, 0.0121, 0.0121)
+
+
+def test_a_ray_that_does_not_start_is_one_line_and_status_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ray's start can time out on a busy machine: a traceback then exited with 1 ("no").
+    import sys
+    import types
+
+    def init(**kwargs: object) -> None:
+        raise RuntimeError("The current node timed out during startup.\nSecond line.")
+
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    out_dir = str(tmp_path / "p")
+    code, out, err = run(
+        "aster", "puzzles", "generate", "--count", "1", "--out", out_dir, "--backend", "ray"
+    )
+    assert (code, out) == (2, "")
+    assert err == (
+        "asterion: error: --backend: Ray did not start: The current node timed out during"
+        " startup.\n"
+    )

@@ -208,16 +208,20 @@ class _runner:
 
 def _ray_submit() -> Submit:
     """Jobs as Ray tasks (the optional extra ``ray``); results as they finish."""
+    from asterion.errors import InputError
+
     try:
         import ray  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        from asterion.errors import InputError
-
         raise InputError(
             "--backend ray needs Ray: pip install 'asterion[ray]'", source="--backend"
         ) from None
     if not ray.is_initialized():
-        ray.init(ignore_reinit_error=True, log_to_driver=False)
+        try:
+            ray.init(ignore_reinit_error=True, log_to_driver=False)
+        except Exception as error:  # Ray's own kinds (a node's start timed out, ...): any
+            reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise InputError(f"Ray did not start: {reason}", source="--backend") from None
     remote = ray.remote(make)
 
     def submit(jobs: list[Job]) -> Iterator[Made]:
