@@ -262,3 +262,29 @@ def test_an_inconsistent_tile_set_is_named_by_its_file(tmp_path: Path) -> None:
     path = write(tmp_path, "2 2\n0 1 1 0\n0 0 2 2\n1 2 0 0\n2 0 0 1\n", "bad.txt")
     code, out, err = run("nacht", "simulate", "--games", "1", "--tileset", path)
     assert code == 2 and out == "" and err.startswith(f"asterion: error: {path}: the tile set")
+
+
+@pytest.mark.parametrize("given", ["--tileset", "named by the order"])
+def test_a_sky_too_large_for_the_exact_search_names_its_tile_set(
+    tmp_path: Path, given: str
+) -> None:
+    # 5 x 5 = 25 tiles, over the exact search's 24: the tile set's file is at fault, not the
+    # order file that only deals it (before, the error named the order file).
+    sky = write(tmp_path, tileset_to_data(practice_tileset(5, 5, 0)), "big.json")
+    document: dict[str, object] = {"format": "asterion.nacht-order/1", "deal": 1}
+    if given == "--tileset":
+        extra = ["--tileset", sky]
+    else:
+        document["tileset"], extra = "big.json", []
+    order = write(tmp_path, document, "order.json")
+    code, out, err = run("nacht", "best-play", "--order", order, *extra, "--json")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"asterion: error: {sky}: grid: a 5x5 sky has 25 tiles")
+
+
+def test_a_practice_sky_too_large_names_the_order_file(tmp_path: Path) -> None:
+    practice = {"width": 5, "height": 5, "seed": 0}
+    document = {"format": "asterion.nacht-order/1", "practice": practice, "deal": 1}
+    order = write(tmp_path, document, "order.json")
+    code, _, err = run("nacht", "best-play", "--order", order)
+    assert code == 2 and err.startswith(f"asterion: error: {order}: grid: a 5x5 sky")

@@ -179,17 +179,21 @@ def best_play(
     if players != 2:
         raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
     spec = read_order(order)
+    sky_file = None  # the tile set file the sky comes from, if any
     if spec.practice is not None and tileset is None:
         practice = spec.practice
         sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
     else:
-        sky = _sky(tileset, tileset_path(spec.tileset, order), order)
+        named = tileset_path(spec.tileset, order)
+        sky_file = tileset if tileset is not None else named
+        sky = _sky(tileset, named, order)
     state = order_state(spec, sky, str(order), players)
     try:
         with progress_bar("searching", quiet=json_out):
             answer = solve_known_order(state, time_limit=time_limit)
-    except InputError as error:  # a sky too large for the exact search: the order file's
-        raise error.located(str(order)) from None
+    except InputError as error:  # a sky too large for the exact search: its tile set's
+        # file, else (a practice sky, or the shipped one) the order file's
+        raise error.located(str(sky_file or order)) from None
     shortfalls, unsettled = [], []
     if shortfall and answer.value is not None:
         # The shortfall searches share what is left of the time limit.
