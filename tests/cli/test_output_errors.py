@@ -57,3 +57,28 @@ def test_letters_stdout_cannot_encode_are_one_line_and_status_2(tmp_path: Path) 
     assert "cannot write the output" in done.stderr and "PYTHONIOENCODING" in done.stderr
     readable = run_to(None, "nacht", "solve", str(named), "--json", PYTHONIOENCODING="utf-8")
     assert readable.returncode == 0 and "星0" in readable.stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["aster", "board"],
+        ["aster", "show"],
+        ["aster", "place", "Cru"],
+        ["aster", "best-turn", "--time-limit", "3"],
+        ["sky", "show", "Ori"],
+        ["nacht", "verify"],
+    ],
+    ids=" ".join,
+)
+def test_a_picture_that_fails_to_write_leaves_no_answer_on_stdout(command: list[str]) -> None:
+    # /dev/full opens (so the up-front check passes) but refuses the bytes: the picture is
+    # written before the answer is printed, so a reader sees exit 2 and no document.
+    done = run_to(None, *command, "--svg", "/dev/full", "--json")
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert (
+        done.stderr
+        == "asterion: error: /dev/full: cannot write the picture: No space left on device\n"
+    )

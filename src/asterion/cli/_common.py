@@ -111,7 +111,9 @@ def save_svg(
 ) -> None:
     """Write the picture if ``--svg`` was given (built only then); say so unless ``quiet``.
     ``svg`` None: the answer has nothing to draw, which ``nothing`` says on stderr (where a
-    ``--json`` reader does not look), so that an asked-for picture is not missing unsaid."""
+    ``--json`` reader does not look), so that an asked-for picture is not missing unsaid.
+    Called before the answer is printed: a write that fails (a full disk) then leaves no
+    answer on stdout beside its exit status 2."""
     if path is None:
         return
     if svg is None:

@@ -120,6 +120,7 @@ def board(
 ) -> None:
     """The board as a graph: points, ring and line connections, straight lines."""
     the_board = Board(rings=rings, sides_are_lines=sides_are_lines)
+    save_svg(svg, lambda: board_svg(the_board, title=f"Aster board, {rings} rings"), quiet=json_out)
     if json_out:
         print_json(board_to_data(the_board))
     else:
@@ -132,7 +133,6 @@ def board(
             f"{len(the_board.lines)} straight lines for movement."
         )
         console.print(f"generation points: {' '.join(the_board.generation_points)}")
-    save_svg(svg, lambda: board_svg(the_board, title=f"Aster board, {rings} rings"), quiet=json_out)
 
 
 # -- catalog --------------------------------------------------------------------------------
@@ -200,6 +200,13 @@ def _astronomer_text(card: Card) -> str:
 def show(state_file: StateArg = None, json_out: JsonOpt = False, svg: SvgOpt = None) -> None:
     """A position: the board with its stars, reserves, VP and the action list."""
     state = _state_or_opening(state_file)
+    save_svg(
+        svg,
+        lambda: board_svg(
+            state.board, stars=state.star_map(), title=f"{state.player.value} to play"
+        ),
+        quiet=json_out,
+    )
     if json_out:
         print_json(state_to_data(state))
     else:
@@ -217,13 +224,6 @@ def show(state_file: StateArg = None, json_out: JsonOpt = False, svg: SvgOpt = N
         console.print(f"actions: {' '.join(slots) or '(none)'}")
         if state.offer:
             console.print(f"offer: {' '.join(state.offer)}")
-    save_svg(
-        svg,
-        lambda: board_svg(
-            state.board, stars=state.star_map(), title=f"{state.player.value} to play"
-        ),
-        quiet=json_out,
-    )
 
 
 # -- place ----------------------------------------------------------------------------------
@@ -339,10 +339,6 @@ def place(
         found.sort(key=lambda pl: scored[pl].sort_key(board_))
     rows = [_placement_row(board_, pl, scored.get(pl)) for pl in found]
     best = best_placement(state, shape, group, time_limit=time_limit) if state and found else None
-    if json_out:
-        print_json({"count": len(found), "placements": rows})
-    else:
-        _print_placements(label, group.value, rows, best)
     highlight = best.value if best is not None and best.value is not None else None
     first = found[0] if found else frozenset()
     save_svg(
@@ -356,6 +352,10 @@ def place(
         ),
         quiet=json_out,
     )
+    if json_out:
+        print_json({"count": len(found), "placements": rows})
+    else:
+        _print_placements(label, group.value, rows, best)
     answered_yes = any(row["present"] for row in rows) if state is not None else bool(found)
     finish(YES if answered_yes else NO)
 
@@ -513,6 +513,10 @@ def reach(
     except InputError as error:  # the position's (its action list, a game over) or --turns
         raise _blamed(error, state_file, "--turns") from None
     answer = reach_answer(question, engine=ENGINES[engine], time_limit=time_limit, seed=seed)
+    certificate = answer.certificate
+    title = f"{label}: plan"
+    picture = None if certificate is None else (lambda: _plan_picture(certificate, title))
+    save_svg(svg, picture, quiet=json_out, nothing="no plan to draw")
     if json_out:
         print_json(answer.to_json())
     else:
@@ -531,10 +535,6 @@ def reach(
             console.print("  not reachable with this action list")
         else:
             console.print("  no answer within the time limit (not a no)")
-    certificate = answer.certificate
-    title = f"{label}: plan"
-    picture = None if certificate is None else (lambda: _plan_picture(certificate, title))
-    save_svg(svg, picture, quiet=json_out, nothing="no plan to draw")
     finish({True: YES, False: NO, None: UNKNOWN}[answer.reachable])
 
 
@@ -575,6 +575,8 @@ def best_turn_command(
     except InputError as error:  # no card to claim: the position's offer, or --offer's
         raise _blamed(error, None if cards is not None else state_file, "--offer") from None
     best = answer.best
+    picture = None if best is None else (lambda: _plan_picture(best.certificate, "best turn"))
+    save_svg(svg, picture, quiet=json_out, nothing="no claim to draw")
     if json_out:
         print_json(answer.to_json())
     elif best is not None:
@@ -588,8 +590,6 @@ def best_turn_command(
         _print_plan(best.certificate)
     else:
         console.print(f"no claim this turn: {answer.status.value}")
-    picture = None if best is None else (lambda: _plan_picture(best.certificate, "best turn"))
-    save_svg(svg, picture, quiet=json_out, nothing="no claim to draw")
     codes = {Status.OPTIMAL: YES, Status.FEASIBLE: YES, Status.INFEASIBLE: NO}
     finish(codes.get(answer.status, UNKNOWN))
 

@@ -72,6 +72,7 @@ def show(
     constellation = default_sky()[abbr]
     if picture:
         constellation = replace(constellation, stars=constellation.picture_stars, more=())
+    save_svg(svg, lambda: constellation_svg(constellation), quiet=json_out)
     if json_out:
         print_json(constellation_to_data(constellation))
     else:
@@ -93,7 +94,6 @@ def show(
         console.print(f"figure lines (minimum spanning tree, star rows from 0): {lines}")
         if constellation.rule:
             console.print(f"stars chosen: {constellation.rule}")
-    save_svg(svg, lambda: constellation_svg(constellation), quiet=json_out)
 
 
 @app.command("list")
