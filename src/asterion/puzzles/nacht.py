@@ -162,7 +162,8 @@ def edge_tileset(width: int, height: int, frame: int, inner: int, seed: int, nam
 def chart_at(path: str | None) -> Chart:
     """The chart of a file (``asterion.chart/1``), or the shipped one for ``None``.
 
-    :raises InputError: naming the file, for a chart that breaks the format.
+    :raises InputError: naming the file, for a chart that breaks the format or whose
+        stars span too little to cut windows from.
     """
     if path is None:
         return shipped_chart()

@@ -72,7 +72,8 @@ class ReachQuestion:
     ) -> ReachQuestion:
         """Check the inputs and enumerate the target placements.
 
-        :raises InputError: for a pattern that cannot fit, or a number of turns out of range.
+        :raises InputError: for a pattern that cannot fit, a number of turns out of range, a
+            game over, or more action slots than :data:`MAX_SLOTS`.
         """
         board = state.board
         shape = check_pattern(pattern, board)
