@@ -6,7 +6,6 @@ test of the whole stack on a fresh install.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from dataclasses import replace
 from importlib import resources
@@ -18,7 +17,6 @@ from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Deck, default_catalog
 from asterion.models.aster_files import parse_state
 from asterion.models.sky import default_sky
-from asterion.models.stellar import StellarState, apply
 from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.render.aster_plan import plan_frames
 from asterion.render.aster_svg import board_svg, plan_svg
@@ -31,7 +29,7 @@ from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement
 from asterion.solver.aster_reach import ReachQuestion
 from asterion.solver.aster_reach_portfolio import reach
-from asterion.solver.stellar_play import make_policy, selfplay
+from asterion.solver.stellar_play import greedy_game, make_policy, selfplay
 from asterion.solver.stellar_score import score_position
 from asterion.solver.stellar_solo import solve_solo
 from asterion.solver.stellar_solo_flow import flow_search_ready
@@ -136,11 +134,7 @@ def _stellar_tour(out: Path) -> Iterator[str]:
         f"  self-play, greedy vs random, 4 games: wins {report.wins[0]}-{report.wins[1]}, "
         f"mean scores {report.mean_scores[0]:.1f} and {report.mean_scores[1]:.1f}"
     )
-    rng = random.Random(0)
-    state = StellarState.new_game(seed=0)
-    policy = make_policy("greedy")
-    while not state.is_over:
-        state = apply(state, policy.choose(state, rng))
+    state = greedy_game(seed=0)
     first, second = score_position(state)
     picture = out / "stellar-telescope.svg"
     write_svg(picture, telescope_svg(state, 0, title="greedy self-play, player 1"))

@@ -157,6 +157,35 @@ def test_convert_then_solve_gives_the_same_count(tmp_path: Path) -> None:
     assert json.loads(out)["solutions"] == 6
 
 
+def test_convert_without_out_prints_what_it_would_write(tmp_path: Path) -> None:
+    source = write(tmp_path, ALIKE, "alike.txt")
+    target = tmp_path / "alike.json"
+    assert run("nacht", "convert", source, str(target))[0] == 0
+    code, out, _ = run("nacht", "convert", source)
+    assert code == 0 and out == target.read_text()  # the document alone, no summary line
+
+
+def test_solve_without_a_file_arranges_the_shipped_sky() -> None:
+    code, out, _ = run("nacht", "solve", "--json", "--count-limit", "2")
+    assert code == 0
+    assert out == run("nacht", "solve", str(_shipped_path()), "--json", "--count-limit", "2")[1]
+    answer = json.loads(out)
+    assert answer["solutions"] == 1  # the shipped sky is unique (its verify test above)
+    ids = {t.id for t in default_tileset().tiles}
+    assert sorted(i for row in answer["grid"] for i in row) == sorted(ids)
+
+
+def test_cut_without_a_chart_reproduces_the_shipped_sky() -> None:
+    # docs/nacht.md: the shipped tiles are the shipped chart cut with this viewport and seed.
+    code, out, _ = run("nacht", "cut", "--viewport", "0,0,5,5", "--shuffle", "1")
+    assert code == 0
+    cut_sky = json.loads(out)  # stdout holds the tile set alone
+    shipped = json.loads(_shipped_path().read_text())
+    # tools/build_nacht_sky.py adds a name in words and the count of constellations
+    assert cut_sky["tiles"] == shipped["tiles"] and cut_sky["grid"] == shipped["grid"]
+    assert cut_sky["constellations"] == shipped["constellations"]
+
+
 def test_cut_writes_a_set_the_verifier_accepts(tmp_path: Path) -> None:
     # Tiles of side 2: H stays in the southern row (crossing x = 2 at y = 0.95), V in the
     # western column (crossing y = 2 at x = 1.1); without rotations each tile's chamfers

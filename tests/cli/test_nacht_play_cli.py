@@ -53,6 +53,12 @@ def solo_state(**changes: object) -> dict[str, object]:
     return document
 
 
+def docs_example(section: str) -> object:
+    """The first JSON block of docs/nacht.md's section ``section``."""
+    docs = (Path(__file__).parents[2] / "docs" / "nacht.md").read_text()
+    return json.loads(docs[docs.index(section) :].split("```json\n", 1)[1].split("```", 1)[0])
+
+
 # -- simulate -------------------------------------------------------------------------------------
 
 
@@ -166,6 +172,27 @@ def test_best_play_rejects_bad_orders(tmp_path: Path, order: object, message: st
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
 
 
+def _best_play(*args: str) -> dict[str, object]:
+    """``best-play --json``'s answer without its time."""
+    code, out, err = run("nacht", "best-play", *args, "--json")
+    assert code == 0, err
+    answer: dict[str, object] = json.loads(out)
+    del answer["seconds"]
+    return answer
+
+
+def test_best_play_without_an_order_plays_the_docs_example(tmp_path: Path) -> None:
+    example = write(tmp_path, docs_example("### best-play"), "order.json")
+    assert _best_play() == _best_play("--order", example)
+    # with a tile set: the same deal on it
+    order = practice_files(tmp_path, 3, 2, 1)
+    document = json.loads(Path(order).read_text())
+    del document["order"]
+    by_deal = write(tmp_path, {**document, "deal": 7}, "by-deal.json")
+    sky = str(tmp_path / "sky.json")
+    assert _best_play("--tileset", sky) == _best_play("--order", by_deal)
+
+
 def test_best_play_rejects_a_file_of_the_wrong_format(tmp_path: Path) -> None:
     path = write(tmp_path, {"format": "asterion.tileset/1", "order": []}, "o.json")
     code, _, err = run("nacht", "best-play", "--order", path)
@@ -198,9 +225,7 @@ def test_advise_prints_the_decline_difference(tmp_path: Path) -> None:
 def test_advise_example_of_the_docs_is_the_position_its_round_reaches(tmp_path: Path) -> None:
     # docs/nacht.md: player 1 lays T14, player 2 draws T06 (no fit yet), player 3 lays T11,
     # player 1 draws T16. Played by the rules engine, that round must give the file shown.
-    docs = (Path(__file__).parents[2] / "docs" / "nacht.md").read_text()
-    block = docs[docs.index("### advise") :].split("```json\n", 1)[1].split("```", 1)[0]
-    path = write(tmp_path, json.loads(block))
+    path = write(tmp_path, docs_example("### advise"))
     sky = solved_sky(default_tileset())
     drawn = [sky.cell_of(t) for t in ("T14", "T06", "T11", "T16")]
     state = NachtState.start(
@@ -219,6 +244,16 @@ def test_advise_example_of_the_docs_is_the_position_its_round_reaches(tmp_path: 
     )
     code, out, _ = run("nacht", "advise", path, "--samples", "3")
     assert code == 0 and "lay T16" in out
+
+
+def test_advise_without_a_state_advises_the_docs_example(tmp_path: Path) -> None:
+    code, out, _ = run("nacht", "advise", "--samples", "4", "--json")
+    assert code == 0
+    example = write(tmp_path, docs_example("### advise"))
+    assert out == run("nacht", "advise", example, "--samples", "4", "--json")[1]
+    sky = write(tmp_path, tileset_to_data(default_tileset()), "sky.json")
+    code, out, err = run("nacht", "advise", "--tileset", sky)
+    assert code == 2 and out == "" and err.startswith("asterion: error: --tileset: give a STATE")
 
 
 @pytest.mark.parametrize(

@@ -151,17 +151,22 @@ def nacht_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def _tiles(solution: dict[str, list[list[object]]]) -> str:
+    """The lines that lay every tile of a solution (``grid`` and ``turns``) in ``play``."""
+    return "".join(
+        f"{tile} {r + 1} {c + 1} {turn}\n"
+        for r, (ids, turns) in enumerate(zip(solution["grid"], solution["turns"], strict=True))
+        for c, (tile, turn) in enumerate(zip(ids, turns, strict=True))
+    )
+
+
 def test_nacht_check_and_play(nacht_dir: Path) -> None:
     for puzzle in sorted(nacht_dir.glob("nacht-*[0-9].json")):
         code, out, _ = run("nacht", "puzzles", "check", str(puzzle), "--json", "--show-solution")
         assert code == 0
         document = json.loads(out)
         assert document["unique"] is True
-        typed = "".join(
-            f"{tile} {r + 1} {c + 1} {turn}\n"
-            for r, (ids, turns) in enumerate(zip(document["grid"], document["turns"], strict=True))
-            for c, (tile, turn) in enumerate(zip(ids, turns, strict=True))
-        )
+        typed = _tiles(document)
         result = runner.invoke(app, ["nacht", "puzzles", "play", str(puzzle)], input=typed)
         assert result.exit_code == 0 and "solved" in result.stdout
 
@@ -259,6 +264,80 @@ def test_booklet_of_no_puzzles_says_so_and_writes_nothing(tmp_path: Path) -> Non
     code, _, err = run("puzzles", "booklet", str(empty), "--out", str(out))
     assert code == 2 and err == f"asterion: error: {empty}: no puzzle files in this folder\n"
     assert not out.exists()
+
+
+# -- with no file: the first puzzles `generate` makes with its defaults ------------------------
+
+FIRST = {"aster": "aster-0-0000", "nacht": "nacht-edge-0-0000"}
+"""The first puzzle of each game's `generate` with its defaults (the help names it)."""
+
+
+@pytest.fixture(scope="module")
+def defaults_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What `generate --count 2 --seed 0` writes for both games, with the other defaults."""
+    out = tmp_path_factory.mktemp("defaults")
+    for game in FIRST:
+        code, stdout, _ = run(
+            game, "puzzles", "generate", "--count", "2", "--seed", "0", "--out", str(out),
+            "--workers", "1", "--json",
+        )  # fmt: skip
+        assert code == 0 and json.loads(stdout)["puzzles"][0]["id"] == FIRST[game]
+    return out
+
+
+@pytest.mark.parametrize("game", FIRST)
+def test_check_with_no_file_proves_the_first_generated_puzzle(
+    defaults_dir: Path, game: str
+) -> None:
+    check = (game, "puzzles", "check", "--json", "--show-solution")
+    code, out, _ = run(*check)
+    assert code == 0
+    document = json.loads(out)
+    assert document["id"] == FIRST[game] and document["unique"] is True
+    assert document == json.loads(run(*check, str(defaults_dir / f"{FIRST[game]}.json"))[1])
+    assert FIRST[game] in run(game, "puzzles", "check", "--help")[1]
+
+
+@pytest.mark.parametrize("game", FIRST)
+def test_play_with_no_file_is_solved_by_the_first_generated_solution(
+    defaults_dir: Path, game: str
+) -> None:
+    solution = json.loads((defaults_dir / f"{FIRST[game]}.solution.json").read_text())
+    typed = _moves(solution) if game == "aster" else _tiles(solution)
+    result = runner.invoke(app, [game, "puzzles", "play"], input=typed)
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout.startswith(f"{FIRST[game]}:") and "solved" in result.stdout.lower()
+
+
+@pytest.mark.parametrize("game", FIRST)
+def test_no_file_and_no_default_puzzle_is_one_line_exit_2(
+    monkeypatch: pytest.MonkeyPatch, game: str
+) -> None:
+    from asterion.puzzles import aster, nacht
+
+    module = aster if game == "aster" else nacht
+    failed = module.Generated(0, None, None, 1, 0)
+    monkeypatch.setattr(module, "generate_puzzle", lambda *args, **kwargs: failed)
+    for command in ("check", "play"):
+        code, out, err = run(game, "puzzles", command)
+        assert (code, out) == (2, "")
+        assert (
+            err == "asterion: error: no FILE given, and the default puzzle could not be generated\n"
+        )
+
+
+def test_booklet_with_no_folder_is_the_booklet_of_the_first_generated_puzzles(
+    defaults_dir: Path, tmp_path: Path
+) -> None:
+    made, expected = tmp_path / "made.html", tmp_path / "expected.html"
+    code, out, _ = run("puzzles", "booklet", "--out", str(made))
+    assert (code, out) == (0, f"{made}: 4 puzzles\n")
+    code, _, _ = run("puzzles", "booklet", str(defaults_dir), "--out", str(expected))
+    assert code == 0 and made.read_bytes() == expected.read_bytes()
+    page = made.read_text()
+    assert page.count('<section class="puzzle ') == 4
+    ids = ["aster-0-0000", "aster-0-0001", "nacht-edge-0-0000", "nacht-edge-0-0001"]
+    assert all(f"{n}. {i}</a>" in page for n, i in enumerate(ids, start=1))  # the contents
 
 
 def test_sky_puzzles_from_a_chart_file(tmp_path: Path) -> None:

@@ -107,7 +107,7 @@ def test_help_reflows_docstrings_wrapped_in_the_source() -> None:
 @pytest.mark.parametrize(
     ("args", "command", "names"),
     [
-        (("nacht", "solve"), "asterion nacht solve", "TILESET"),
+        (("nacht", "convert"), "asterion nacht convert", "IN"),
         (
             ("nacht", "solve", "x.json", "--count-limit", "many"),
             "asterion nacht solve",

@@ -157,3 +157,32 @@ def test_advising_a_finished_game_names_the_file(tmp_path: Path) -> None:
     code, out, err = run("stellar", "advise", path)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert f"{path}: the game is over" in err
+
+
+def test_score_without_a_game_scores_a_greedy_game_of_the_deal(tmp_path: Path) -> None:
+    import random
+
+    from asterion.models.stellar import StellarState, apply, score
+    from asterion.models.stellar_files import game_to_data
+    from asterion.solver.stellar_play import make_policy
+
+    # the help's words, played move by move: both seats greedy from deal 2, one generator
+    state, rng, greedy = StellarState.new_game(seed=2), random.Random(2), make_policy("greedy")
+    while not state.is_over:
+        state = apply(state, greedy.choose(state, rng))
+    code, out, _ = run("stellar", "score", "--deal", "2", "--json")
+    assert code == 0
+    assert out == run("stellar", "score", write(tmp_path, game_to_data(state)), "--json")[1]
+    # and the rules engine's own scoring (enumeration, not CP-SAT) agrees on the totals
+    totals = [player["total"] for player in json.loads(out)["players"]]
+    assert totals == [result.total for result in score(state)]
+
+
+def test_advise_without_a_game_advises_the_first_turn_of_the_deal(tmp_path: Path) -> None:
+    from asterion.models.stellar import StellarState
+    from asterion.models.stellar_files import game_to_data
+
+    path = write(tmp_path, game_to_data(StellarState.new_game(seed=1)))
+    code, out, _ = run("stellar", "advise", "--samples", "2", "--json")
+    assert code == 0
+    assert out == run("stellar", "advise", path, "--samples", "2", "--json")[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -49,9 +50,11 @@ app = typer.Typer(
 )
 
 TilesetArg = Annotated[
-    Path,
+    Path | None,
     typer.Argument(
-        metavar="TILESET", help="A tile set: JSON (asterion.tileset/1) or edge-matching text."
+        metavar="TILESET",
+        help="A tile set: JSON (asterion.tileset/1) or edge-matching text (default: the "
+        "shipped sky).",
     ),
 ]
 MAX_COUNT_LIMIT = 10**18
@@ -85,10 +88,7 @@ def _check_engine(engine: str) -> None:
 @app.command("verify")
 @reports_input_errors
 def verify_command(
-    tileset_file: Annotated[
-        Path | None,
-        typer.Argument(metavar="[TILESET]", help="A tile set (default: the shipped sky)."),
-    ] = None,
+    tileset_file: TilesetArg = None,
     count_limit: Annotated[
         int,
         typer.Option(
@@ -188,7 +188,7 @@ def solve_to_json(
 @app.command()
 @reports_input_errors
 def solve(
-    tileset_file: TilesetArg,
+    tileset_file: TilesetArg = None,
     rotations: Annotated[
         bool | None,
         typer.Option(
@@ -210,7 +210,7 @@ def solve(
     Example: `asterion nacht solve puzzle.txt --count-limit 100 --json`.
     """
     _check_engine(engine)
-    tileset = load_tileset(tileset_file)
+    tileset = _load(tileset_file)
     # On a terminal a bar: a count's progress, or a first arrangement's time so far.
     label = "counting" if count_limit > 1 else "searching"
     with progress_bar(label, quiet=json_out, counted=count_limit > 1) as progress:
@@ -307,8 +307,18 @@ def parse_viewport(text: str | None) -> Viewport | None:
 @app.command("cut")
 @reports_input_errors
 def cut_command(
-    chart_file: Annotated[Path, typer.Argument(metavar="CHART", help="A star chart JSON file.")],
-    out: Annotated[Path, typer.Option("--out", metavar="TILESET", help="Where to write it.")],
+    chart_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="CHART", help="A star chart JSON file (default: the shipped chart)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", metavar="TILESET", help="Where to write it (default: print it on stdout)."
+        ),
+    ] = None,
     grid: Annotated[str, typer.Option(help="Tiles across x down, e.g. 5x5.")] = "5x5",
     viewport: Annotated[
         str | None,
@@ -324,12 +334,13 @@ def cut_command(
     """Cut a star chart (asterion.chart/1) into W x H chamfered tiles with their fragments.
 
     Example: `asterion nacht cut chart.json --grid 5x5 --shuffle 1 --out sky.json`, then
-    `asterion nacht verify sky.json`.
+    `asterion nacht verify sky.json`. With no CHART, `--viewport 0,0,5,5 --shuffle 1` gives
+    the shipped sky's tiles.
     """
-    from asterion.models.nacht_cut import cut, load_chart
+    from asterion.models.nacht_cut import cut, load_chart, shipped_chart
 
     width, height = parse_grid(grid)
-    chart = load_chart(chart_file)
+    chart = shipped_chart() if chart_file is None else load_chart(chart_file)
     with typed_as("--viewport" if viewport is not None else None, field="viewport"):
         tileset = cut(
             chart,
@@ -339,23 +350,26 @@ def cut_command(
             allow_border_fragments=allow_border_fragments,
             shuffle_seed=shuffle,
         )
-    _write_json(out, tileset_to_data(tileset))
-    console.print(
-        f"{out}: {len(tileset.tiles)} tiles, "
-        f"{counted(len(tileset.constellations), 'constellation')}"
-    )
+    if _write_json(out, tileset_to_data(tileset)):
+        console.print(
+            f"{out}: {len(tileset.tiles)} tiles, "
+            f"{counted(len(tileset.constellations), 'constellation')}"
+        )
 
 
 @app.command()
 @reports_input_errors
 def convert(
     source: Annotated[Path, typer.Argument(metavar="IN", help="A tile set in either format.")],
-    target: Annotated[Path, typer.Argument(metavar="OUT", help="The JSON file to write.")],
+    target: Annotated[
+        Path | None,
+        typer.Argument(metavar="OUT", help="The JSON file to write (default: print it on stdout)."),
+    ] = None,
 ) -> None:
     """Write a tile set (e.g. an edge-matching text puzzle) in the JSON format."""
     tileset = load_tileset(source)
-    _write_json(target, tileset_to_data(tileset))
-    console.print(f"{target}: {len(tileset.tiles)} tiles")
+    if _write_json(target, tileset_to_data(tileset)):
+        console.print(f"{target}: {len(tileset.tiles)} tiles")
 
 
 @app.command()
@@ -364,7 +378,9 @@ def schema() -> None:
     print_json(tileset_schema())
 
 
-def _write_json(path: Path, data: dict[str, Any]) -> None:
+def _write_json(path: Path | None, data: dict[str, Any]) -> bool:
+    """Write ``data`` to ``path``, or print it on stdout for None; whether a file was
+    written (so the caller may say so: stdout holds the document alone)."""
     try:
         # allow_nan=False: NaN and Infinity are not JSON, and the verifier would refuse them.
         text = json.dumps(data, indent=1, allow_nan=False)
@@ -372,10 +388,14 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
         raise InputError(
             "not written: a value is NaN or infinite, which JSON cannot hold", source=str(path)
         ) from None
+    if path is None:
+        sys.stdout.write(text + "\n")
+        return False
     try:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
+    return True
 
 
 from asterion.cli import nacht_play  # noqa: E402,F401  (registers the play commands)

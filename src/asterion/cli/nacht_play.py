@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -67,6 +67,20 @@ def _sky(option: Path | None, named: Path | None = None, referrer: Path | None =
         return solved_sky(tileset)
     except InputError as error:  # an inconsistent set: the file's fault
         raise error.located(str(path)) from None
+
+
+EXAMPLE_ORDER: dict[str, Any] = {"practice": {"width": 3, "height": 4, "seed": 1}, "deal": 7}
+"""With no ``--order``: docs/nacht.md's example, deal 7 on the 3x4 practice sky of seed 1
+(or on ``--tileset``)."""
+EXAMPLE_POSITION: dict[str, Any] = {
+    "laid": ["T17", "T14", "T11"],
+    "displays": [[], ["T06"], []],
+    "coins": [16, 15, 15],
+    "declines_in_a_row": [0, 0, 0],
+    "active": 0,
+    "drawn": "T16",
+}
+"""With no STATE: docs/nacht.md's example on the shipped sky, after one round of 3 players."""
 
 
 def _default_strategies(players: int) -> str:
@@ -141,8 +155,14 @@ def simulate_command(
 @reports_input_errors
 def best_play(
     order: Annotated[
-        Path, typer.Option("--order", metavar="FILE", help="A draw order (nacht-order/1).")
-    ],
+        Path | None,
+        typer.Option(
+            "--order",
+            metavar="FILE",
+            help="A draw order (nacht-order/1; default: deal 7 on the 3x4 practice sky of seed "
+            "1, or on --tileset).",
+        ),
+    ] = None,
     players: Annotated[int, typer.Option(help="Players: the exact search takes 2.")] = 2,
     tileset: TilesetOpt = None,
     time_limit: Annotated[
@@ -163,6 +183,7 @@ def best_play(
     """
     from asterion.models.nacht_game import describe
     from asterion.models.nacht_game_files import (
+        OrderSpec,
         order_state,
         practice_tileset,
         read_order,
@@ -178,16 +199,17 @@ def best_play(
 
     if players != 2:
         raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
-    spec = read_order(order)
+    # no order: the example's deal, on --tileset if given, else on its practice sky
+    spec = OrderSpec.model_validate(EXAMPLE_ORDER) if order is None else read_order(order)
     sky_file = None  # the tile set file the sky comes from, if any
     if spec.practice is not None and tileset is None:
         practice = spec.practice
         sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
     else:
-        named = tileset_path(spec.tileset, order)
+        named = None if order is None else tileset_path(spec.tileset, order)
         sky_file = tileset if tileset is not None else named
         sky = _sky(tileset, named, order)
-    state = order_state(spec, sky, str(order), players)
+    state = order_state(spec, sky, str(order or "--order"), players)
     try:
         with progress_bar("searching", quiet=json_out):
             answer = solve_known_order(state, time_limit=time_limit)
@@ -239,8 +261,13 @@ def best_play(
 @reports_input_errors
 def advise_command(
     state_file: Annotated[
-        Path, typer.Argument(metavar="STATE", help="A position (nacht-state/1).")
-    ],
+        Path | None,
+        typer.Argument(
+            metavar="STATE",
+            help="A position (nacht-state/1; default: docs/nacht.md's example on the shipped "
+            "sky, player 1 to lay or decline T16).",
+        ),
+    ] = None,
     samples: Annotated[int, typer.Option(min=2, help="Reshuffled piles per move.")] = (
         DEFAULT_SAMPLES
     ),
@@ -253,14 +280,26 @@ def advise_command(
     intervals; for a fitting drawn tile, what declining is worth against laying it.
     """
     from asterion.models.nacht_game import describe
-    from asterion.models.nacht_game_files import read_state, spec_state, tileset_path
+    from asterion.models.nacht_game_files import (
+        StateSpec,
+        read_state,
+        spec_state,
+        tileset_path,
+    )
     from asterion.solver.nacht_play import advise, make_policy
 
     with typed_as("--rollout"):
         make_policy(rollout)
-    spec = read_state(state_file)
-    sky = _sky(tileset, tileset_path(spec.tileset, state_file), state_file)
-    state = spec_state(spec, sky, str(state_file))
+    if state_file is None:
+        if tileset is not None:
+            problem = "give a STATE too: the default position is on the shipped sky"
+            raise InputError(problem, source="--tileset")
+        spec = StateSpec.model_validate(EXAMPLE_POSITION)
+        sky = _sky(None)
+    else:
+        spec = read_state(state_file)
+        sky = _sky(tileset, tileset_path(spec.tileset, state_file), state_file)
+    state = spec_state(spec, sky, str(state_file or "STATE"))
     with progress_bar("sampling", quiet=json_out) as progress:
         advice = advise(state, samples=samples, seed=seed, rollout=rollout, progress=progress)
     if json_out:

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from tempfile import TemporaryDirectory
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
 import typer
 from rich.progress import (
@@ -42,6 +43,9 @@ from asterion.errors import InputError
 from asterion.render.words import counted
 
 if TYPE_CHECKING:  # the puzzle modules load on use, so `asterion nacht verify` stays quick
+    from asterion.puzzles.aster import AsterPuzzle
+    from asterion.puzzles.batch import Made
+    from asterion.puzzles.nacht import NachtPuzzle
     from asterion.puzzles.play import Session
 
 aster_app = typer.Typer(
@@ -67,7 +71,24 @@ WorkersOpt = Annotated[
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="process (local pool) or ray (a Ray cluster).")
 ]
-PuzzleArg = Annotated[Path, typer.Argument(metavar="FILE", help="A puzzle JSON file.")]
+DEFAULT_SEED: Final = 0
+DEFAULT_DIFFICULTY: Final = "medium"
+DEFAULT_SOURCE: Final = "edge"
+BOOKLET_EACH: Final = 2
+"""Puzzles of each game in the booklet made when no folder is given."""
+
+
+def _puzzle_arg(first_id: str) -> Any:
+    return typer.Argument(
+        metavar="FILE",
+        help="A puzzle JSON file (default: the first puzzle `generate` makes with its "
+        f"defaults, {first_id}).",
+    )
+
+
+# The ids spelled as `puzzle_id` spells them: calling it would load the puzzle modules here.
+AsterPuzzleArg = Annotated[Path | None, _puzzle_arg(f"aster-{DEFAULT_SEED}-0000")]
+NachtPuzzleArg = Annotated[Path | None, _puzzle_arg(f"nacht-{DEFAULT_SOURCE}-{DEFAULT_SEED}-0000")]
 ProofTimeOpt = Annotated[float, time_limit_option("Seconds for the proof.")]
 ShowOpt = Annotated[bool, typer.Option("--show-solution", help="Print the solution too.")]
 
@@ -112,9 +133,7 @@ def _generate(
             chart=None if chart is None else str(chart),
             progress=progress,
         )
-    for made in batch.made:
-        for name, text in made.files:
-            (out / name).write_text(text, encoding="utf-8")
+    _write_files(batch.made, out)
     if json_out:
         print_json(
             {
@@ -135,6 +154,12 @@ def _generate(
             f"({batch.attempts} candidates tried)"
         )
     finish(YES if len(batch.made) == count else UNKNOWN)
+
+
+def _write_files(made: list[Made], out: Path) -> None:
+    for one in made:
+        for name, text in one.files:
+            (out / name).write_text(text, encoding="utf-8")
 
 
 @contextmanager
@@ -169,8 +194,8 @@ def _grade_words(grade: dict[str, Any]) -> str:
 @reports_input_errors
 def aster_generate(
     count: CountOpt = 10,
-    difficulty: DifficultyOpt = "medium",
-    seed: SeedOpt = 0,
+    difficulty: DifficultyOpt = DEFAULT_DIFFICULTY,
+    seed: SeedOpt = DEFAULT_SEED,
     out: OutOpt = Path("aster-puzzles"),
     workers: WorkersOpt = None,
     backend: BackendOpt = "process",
@@ -182,19 +207,19 @@ def aster_generate(
     all COUNT were made, 3 when fewer were found within the attempts.
     Example: `asterion aster puzzles generate --count 20 --difficulty hard --seed 7 --out p`.
     """
-    _generate("aster", count, difficulty, seed, out, workers, backend, "edge", json_out)
+    _generate("aster", count, difficulty, seed, out, workers, backend, DEFAULT_SOURCE, json_out)
 
 
 @nacht_app.command("generate")
 @reports_input_errors
 def nacht_generate(
     count: CountOpt = 10,
-    difficulty: DifficultyOpt = "medium",
-    seed: SeedOpt = 0,
+    difficulty: DifficultyOpt = DEFAULT_DIFFICULTY,
+    seed: SeedOpt = DEFAULT_SEED,
     out: OutOpt = Path("nacht-puzzles"),
     source: Annotated[
         str, typer.Option(help="edge (Eternity II family) or sky (windows of the star chart).")
-    ] = "edge",
+    ] = DEFAULT_SOURCE,
     chart: Annotated[
         Path | None,
         typer.Option(
@@ -221,20 +246,50 @@ def nacht_generate(
 
 # -- check ----------------------------------------------------------------------------------------
 
+_Puzzle = TypeVar("_Puzzle")
+
+
+def _generated(puzzle: _Puzzle | None) -> _Puzzle:
+    if puzzle is None:
+        raise InputError("no FILE given, and the default puzzle could not be generated")
+    return puzzle
+
+
+def _aster_puzzle(path: Path | None) -> AsterPuzzle:
+    """The puzzle in ``path``, or the first one `generate` makes with its defaults."""
+    from asterion.puzzles import aster
+
+    if path is not None:
+        return aster.load_puzzle(path)
+    level = aster.Difficulty(DEFAULT_DIFFICULTY)
+    return _generated(aster.generate_puzzle(DEFAULT_SEED, 0, level).puzzle)
+
+
+def _nacht_puzzle(path: Path | None) -> NachtPuzzle:
+    """The tile puzzle in ``path``, or the first one `generate` makes with its defaults."""
+    from asterion.puzzles import nacht
+    from asterion.puzzles.aster import Difficulty
+
+    if path is not None:
+        return nacht.load_puzzle(path)
+    level = Difficulty(DEFAULT_DIFFICULTY)
+    made = nacht.generate_puzzle(DEFAULT_SEED, 0, level, source=DEFAULT_SOURCE)
+    return _generated(made.puzzle)
+
 
 @aster_app.command("check")
 @reports_input_errors
 def aster_check(
-    puzzle_file: PuzzleArg,
+    puzzle_file: AsterPuzzleArg = None,
     show_solution: ShowOpt = False,
     time_limit: ProofTimeOpt = 60.0,
     json_out: JsonOpt = False,
 ) -> None:
     """Re-prove a puzzle: exactly one shortest plan? Exit 0 unique, 1 not, 3 undecided."""
     from asterion.cli.aster import describe_plan_item
-    from asterion.puzzles.aster import decoys, describe, load_puzzle, prove
+    from asterion.puzzles.aster import decoys, describe, prove
 
-    puzzle = load_puzzle(puzzle_file)
+    puzzle = _aster_puzzle(puzzle_file)
     verdict = prove(puzzle, time_limit=time_limit)
     count, unique = verdict.count, verdict.unique
     plan = count.certificate.plan_json() if count.certificate is not None else []
@@ -277,15 +332,15 @@ def aster_check(
 @nacht_app.command("check")
 @reports_input_errors
 def nacht_check(
-    puzzle_file: PuzzleArg,
+    puzzle_file: NachtPuzzleArg = None,
     show_solution: ShowOpt = False,
     time_limit: ProofTimeOpt = 60.0,
     json_out: JsonOpt = False,
 ) -> None:
     """Re-prove a tile puzzle: exactly one arrangement? Exit 0 unique, 1 not, 3 undecided."""
-    from asterion.puzzles.nacht import describe, load_puzzle, prove, solution_to_data
+    from asterion.puzzles.nacht import describe, prove, solution_to_data
 
-    puzzle = load_puzzle(puzzle_file)
+    puzzle = _nacht_puzzle(puzzle_file)
     verdict = prove(puzzle.tileset, time_limit=time_limit)
     unique, result = verdict.unique, verdict.result
     solution = (
@@ -338,28 +393,26 @@ def _play(game: Session) -> None:
 
 @aster_app.command("play")
 @reports_input_errors
-def aster_play(puzzle_file: PuzzleArg) -> None:
+def aster_play(puzzle_file: AsterPuzzleArg = None) -> None:
     """Play a puzzle in the terminal: type moves, see the board, learn when the target forms.
 
     Moves: `POINT` generates a star there; `FROM TO` moves a star (with the first slot that
     can); a symbol may be named first (`nudge 3N 3NE`). Also `end` (end the turn), `undo`,
     `help`, `quit`. Exit 0 when the target is formed, 1 otherwise.
     """
-    from asterion.puzzles.aster import load_puzzle
     from asterion.puzzles.play import AsterGame
 
-    _play(AsterGame(load_puzzle(puzzle_file)))
+    _play(AsterGame(_aster_puzzle(puzzle_file)))
 
 
 @nacht_app.command("play")
 @reports_input_errors
-def nacht_play(puzzle_file: PuzzleArg) -> None:
+def nacht_play(puzzle_file: NachtPuzzleArg = None) -> None:
     """Arrange a tile puzzle in the terminal: `TILE ROW COL [TURNS]` lays a tile,
     `clear ROW COL` lifts one, `show`, `help`, `quit`. Exit 0 when every tile fits."""
-    from asterion.puzzles.nacht import load_puzzle
     from asterion.puzzles.play import NachtGame
 
-    _play(NachtGame(load_puzzle(puzzle_file)))
+    _play(NachtGame(_nacht_puzzle(puzzle_file)))
 
 
 # -- booklet --------------------------------------------------------------------------------------
@@ -368,7 +421,14 @@ def nacht_play(puzzle_file: PuzzleArg) -> None:
 @app.command("booklet")
 @reports_input_errors
 def booklet(
-    folder: Annotated[Path, typer.Argument(metavar="DIR", help="A folder of puzzle files.")],
+    folder: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="DIR",
+            help=f"A folder of puzzle files (default: the first {BOOKLET_EACH} Aster and "
+            f"{BOOKLET_EACH} Nacht puzzles `generate` makes with its defaults).",
+        ),
+    ] = None,
     out: Annotated[
         Path,
         typer.Option(
@@ -386,8 +446,24 @@ def booklet(
     """
     from asterion.puzzles.booklet import write_booklet
 
-    if not folder.is_dir():
+    if folder is None:
+        with TemporaryDirectory(prefix="asterion-booklet-") as temporary:
+            _write_default_puzzles(Path(temporary))
+            written = write_booklet(Path(temporary), out, title=title)
+    elif not folder.is_dir():
         problem = "is a file, not a folder" if folder.exists() else "no such folder"
         raise InputError(problem, source=str(folder))
-    written = write_booklet(folder, out, title=title)
+    else:
+        written = write_booklet(folder, out, title=title)
     console.print(f"{out}: {counted(written, 'puzzle')}")
+
+
+def _write_default_puzzles(out: Path) -> None:
+    """The files `generate --count BOOKLET_EACH` writes with its defaults, for both games."""
+    from asterion.puzzles.batch import run_batch
+
+    for kind in ("aster", "nacht"):
+        batch = run_batch(
+            kind, BOOKLET_EACH, DEFAULT_DIFFICULTY, DEFAULT_SEED, workers=1, source=DEFAULT_SOURCE
+        )  # in this process: starting a pool costs more than these few small puzzles take
+        _write_files(batch.made, out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,7 +30,7 @@ from asterion.models.stellar_files import load_game
 from asterion.models.stellar_solo import deal_solo_puzzle, load_solo_puzzle
 from asterion.render.stellar_svg import score_distribution_svg, telescope_svg
 from asterion.solver.stellar_play import advise as advise_moves
-from asterion.solver.stellar_play import make_policy, selfplay
+from asterion.solver.stellar_play import greedy_game, make_policy, selfplay
 from asterion.solver.stellar_score import score_position
 from asterion.solver.stellar_solo import METHODS, solve_solo
 
@@ -63,15 +64,34 @@ def _winner(scores: tuple[Score, Score]) -> int | None:
     return None if first == second else (0 if first > second else 1)
 
 
-def _load(game: Path, deck_file: Path | None) -> StellarState:
+DealOpt = Annotated[int, typer.Option(help="Seed of the deal when no GAME is given.")]
+
+
+def _load(
+    game: Path | None,
+    deck_file: Path | None,
+    deal: int,
+    dealt: Callable[[StellarRules | None, int], StellarState],
+) -> StellarState:
+    """The GAME file's position, else ``dealt(rules, deal)`` (with --deck's rules if given)."""
     deck: Deck | None = load_deck(deck_file) if deck_file is not None else None
-    return load_game(game, deck)
+    if game is not None:
+        return load_game(game, deck)
+    return dealt(None if deck is None else StellarRules(deck=deck), deal)
 
 
 @app.command()
 @reports_input_errors
 def score(
-    game: Annotated[Path, typer.Argument(metavar="GAME", help="A GAME JSON file.")],
+    game: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A GAME JSON file (default: the end of a game both seats play greedily "
+            "from deal --deal).",
+        ),
+    ] = None,
+    deal: DealOpt = 1,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
@@ -81,7 +101,7 @@ def score(
 
     Example: `asterion stellar score game.json --json`.
     """
-    state = _load(game, deck_file)
+    state = _load(game, deck_file, deal, greedy_game)
     scores = score_position(state)
     seats = 1 if state.rules.is_solo else 2
     save_svg(svg, lambda: telescope_svg(state, 0, title="player 1"), quiet=json_out)
@@ -110,8 +130,13 @@ def score(
 @reports_input_errors
 def advise(
     game: Annotated[
-        Path, typer.Argument(metavar="GAME", help="A GAME JSON file (a turn to play).")
-    ],
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A GAME JSON file, a turn to play (default: the first turn of deal --deal).",
+        ),
+    ] = None,
+    deal: DealOpt = 1,
     samples: Annotated[int, typer.Option(min=2, help="Sampled deals per finalist move.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
     top: Annotated[int, typer.Option(min=1, help="Moves to print (--json lists all).")] = 10,
@@ -124,7 +149,7 @@ def advise(
     Moves reaching the same position are one entry; weak moves are dropped early by
     sequential halving, so each entry shows its own sample count.
     """
-    state = _load(game, deck_file)
+    state = _load(game, deck_file, deal, StellarState.new_game)
     if state.is_over:  # (advise_moves says so too, but not which file)
         raise InputError("the game is over: there is no move to advise", source=str(game))
     with progress_bar("sampling deals", quiet=json_out) as progress:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asterion.errors import InputError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE
-from asterion.models.files import read_json_file, validate
+from asterion.models.files import read_json_file, read_json_text, validate
 from asterion.models.nacht import (
     Constellation,
     Point,
@@ -100,12 +102,22 @@ class Chart:
         return min(xs), min(ys), max(xs), max(ys)
 
 
+SHIPPED_CHART = "nacht_chart.json"
+"""The shipped chart's name in the package's data."""
+
 Viewport = tuple[float, float, float, float]
 """(x0, y0, x1, y1): west, south, east, north edges in chart coordinates."""
 
 
 def load_chart(path: Path | str) -> Chart:
     return chart_from_data(read_json_file(path), str(path))
+
+
+@cache
+def shipped_chart() -> Chart:
+    """The chart the shipped sky is cut from (``data/nacht_chart.json``)."""
+    text = resources.files("asterion.data").joinpath(SHIPPED_CHART).read_text("utf-8")
+    return chart_from_data(read_json_text(text, SHIPPED_CHART), SHIPPED_CHART)
 
 
 def chart_from_data(data: Any, source: str) -> Chart:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,9 +29,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asterion.errors import InputError
 from asterion.models.edges import Arrangement
-from asterion.models.files import read_json_file, read_json_text, validate
+from asterion.models.files import read_json_file, validate
 from asterion.models.nacht import Tile, TileSet, derived_chamfers, edge_problem
-from asterion.models.nacht_cut import MIN_TILE_SIDE, Chart, chart_from_data, cut, load_chart
+from asterion.models.nacht_cut import (
+    MIN_TILE_SIDE,
+    Chart,
+    cut,
+    load_chart,
+    shipped_chart,
+)
 from asterion.models.nacht_files import tileset_from_data, tileset_to_data
 from asterion.puzzles.aster import Difficulty, check_format, inside
 from asterion.solver.edge_result import EdgeSearchResult
@@ -138,12 +143,6 @@ def prove(tileset: TileSet, *, time_limit: float = PROOF_TIME_LIMIT) -> NachtVer
 
 
 # -- generation ----------------------------------------------------------------------------------
-
-
-@cache
-def shipped_chart() -> Chart:
-    text = resources.files("asterion.data").joinpath("nacht_chart.json").read_text("utf-8")
-    return chart_from_data(read_json_text(text, "nacht_chart.json"), "nacht_chart.json")
 
 
 def edge_tileset(width: int, height: int, frame: int, inner: int, seed: int, name: str) -> TileSet:

@@ -822,6 +822,13 @@ def play_out(
     return state
 
 
+def greedy_game(rules: StellarRules | None = None, seed: int = 0) -> StellarState:
+    """The end of the game dealt from ``seed`` (:meth:`StellarState.new_game`) when both
+    seats play greedily, their ties broken by one generator of that seed."""
+    greedy = GreedyPolicy()
+    return play_out(StellarState.new_game(rules, seed), (greedy, greedy), random.Random(seed))
+
+
 def final_totals(state: StellarState) -> tuple[int, int]:
     """Both players' score totals, as :func:`~asterion.models.stellar.score` gives them
     (the tests compare the two), found quickly for rollouts: the free notebook readings by
