@@ -406,3 +406,10 @@ def test_a_ray_that_does_not_start_is_one_line_and_status_2(
         "asterion: error: --backend: Ray did not start: The current node timed out during"
         " startup.\n"
     )
+
+
+@pytest.mark.parametrize("game", ["aster", "nacht"])
+def test_play_gives_a_hint_to_type(game: str) -> None:
+    result = runner.invoke(app, [game, "puzzles", "play"], input="hint\nquit\n")
+    assert result.exit_code == 1
+    assert re.search(r"> hint: '[^']+'", result.stdout), result.stdout

@@ -10,13 +10,18 @@ from dataclasses import dataclass, field
 
 from asterion.models.aster import Action, AsterState, apply, slot_actions
 from asterion.models.aster_cards import BOARD_ACTIONS, ActionKind
-from asterion.models.edges import Placement
-from asterion.models.nacht import misfits
+from asterion.models.edges import Arrangement, Cell, Placement, normalize_turns, turn_arrangement
+from asterion.models.nacht import edge_problem, misfits
 from asterion.puzzles.aster import AsterPuzzle, describe
-from asterion.puzzles.nacht import NachtPuzzle
+from asterion.puzzles.nacht import NachtPuzzle, prove
 from asterion.render.aster_text import board_text
 from asterion.render.words import counted
-from asterion.solver.aster_reach import next_turn
+from asterion.solver.aster_reach import ReachQuestion, next_turn
+from asterion.solver.aster_reach_portfolio import reach
+from asterion.solver.result import Status
+
+HINT_TIME_LIMIT = 10.0
+"""Seconds a hint may search before saying it found none."""
 
 
 class Session:
@@ -45,16 +50,28 @@ class Session:
             return [self.help_text]
         if command == "show":
             return self.picture()
+        if command == "hint":
+            return [self.hint()]
         return self.command(words)
 
     def command(self, words: list[str]) -> list[str]:
         raise NotImplementedError
 
+    def hint(self) -> str:
+        """One step towards the solution from where the player stands, as a line to type."""
+        raise NotImplementedError
+
 
 ASTER_HELP = (
     "moves: POINT (generate there), FROM TO (move a star), or a symbol first "
-    "(e.g. 'nudge 3N 3NE'); 'end' ends the turn; 'undo'; 'show'; 'quit'"
+    "(e.g. 'nudge 3N 3NE'); 'end' ends the turn; 'undo'; 'hint'; 'show'; 'quit'"
 )
+
+
+def typed(action: Action) -> str:
+    """What a player types for ``action``: its symbol, then its point or its two points."""
+    points = [p for p in (action.point, action.origin, action.target) if p is not None]
+    return " ".join([action.kind.value, *points])
 
 
 @dataclass
@@ -147,6 +164,24 @@ class AsterGame(Session):
                     return action
         return None
 
+    def hint(self) -> str:
+        """The first step of a shortest plan from here within the turns left (the reach
+        solver's, replayed by the rules engine), or why there is none."""
+        if self.solved:
+            return "solved already"
+        turns_left = self.puzzle.turns - self.turn + 1
+        question = ReachQuestion(self.state, self.question.targets, turns_left)
+        answer = reach(question, time_limit=HINT_TIME_LIMIT)
+        if answer.certificate is None:
+            if answer.status is Status.INFEASIBLE:
+                return "the target can no longer be formed from here: 'undo'"
+            return f"no hint found within {HINT_TIME_LIMIT:g} s"
+        steps = answer.certificate.steps
+        left = counted(len(steps), "action")
+        if steps[0].turn > 1:  # the plan's next action is in a later turn
+            return f"hint: 'end' (then {left} in the turns after)"
+        return f"hint: '{typed(steps[0].action)}' ({left} to the target from here)"
+
     def _solved_words(self) -> str:
         used = self.actions_used
         grade = self.puzzle.grade
@@ -160,7 +195,7 @@ class AsterGame(Session):
 
 NACHT_HELP = (
     "'TILE ROW COL [TURNS]' lays a tile (rows and columns from 1, row 1 = north; TURNS "
-    "quarter turns clockwise); 'clear ROW COL'; 'show'; 'quit'"
+    "quarter turns clockwise); 'clear ROW COL'; 'hint'; 'show'; 'quit'"
 )
 
 
@@ -172,6 +207,7 @@ class NachtGame(Session):
     cells: dict[tuple[int, int], Placement] = field(default_factory=dict)
     solved: bool = False
     finished: bool = False
+    _solutions: list[Arrangement] | None = field(default=None, init=False, repr=False)
 
     def opening(self) -> list[str]:
         tiles = self.puzzle.tileset.tiles
@@ -238,3 +274,63 @@ class NachtGame(Session):
             self.solved = self.finished = True
             return "every tile fits: solved!"
         return f"all tiles laid, but {len(problems)} sides do not fit"
+
+    def hint(self) -> str:
+        """A laid tile the solution puts elsewhere, else the solution's tile for an empty
+        cell beside the laid ones. With rotations the picture may be built turned: the
+        solution is compared in each of its whole-picture turns, the closest kept."""
+        solutions = self._turned_solutions()
+        if not solutions:
+            return f"no hint: no arrangement found within {HINT_TIME_LIMIT:g} s"
+        wrong, solution = min(
+            ((self._misplaced(s), s) for s in solutions), key=lambda pair: len(pair[0])
+        )
+        if wrong:
+            row, col = wrong[0]
+            tile = self.puzzle.tileset.tiles[self.cells[row, col].piece].id
+            return f"hint: {tile} does not go at {row + 1} {col + 1}: 'clear {row + 1} {col + 1}'"
+        row, col = self._next_cell()
+        placed = solution[row][col]
+        tile = self.puzzle.tileset.tiles[placed.piece].id
+        return f"hint: '{tile} {row + 1} {col + 1} {placed.turns}'"
+
+    def _turned_solutions(self) -> list[Arrangement]:
+        """The puzzle's arrangement in each whole-picture turn that keeps the grid's shape
+        (one without rotations), sides normalized; found once, on the first hint."""
+        if self._solutions is None:
+            problem = edge_problem(self.puzzle.tileset).problem
+            found = prove(self.puzzle.tileset, time_limit=HINT_TIME_LIMIT).arrangement
+            step = 4 // problem.whole_turns()
+            self._solutions = (
+                []
+                if found is None
+                else [
+                    normalize_turns(problem, turn_arrangement(found, k)) for k in range(0, 4, step)
+                ]
+            )
+        return self._solutions
+
+    def _misplaced(self, solution: Arrangement) -> list[Cell]:
+        """The laid cells, in reading order, whose tile or turn differs from ``solution``'s
+        (turns compared by the sides they show)."""
+        problem = edge_problem(self.puzzle.tileset).problem
+        return sorted(
+            (r, c)
+            for (r, c), placed in self.cells.items()
+            if normalize_turns(problem, ((placed,),))[0][0] != solution[r][c]
+        )
+
+    def _next_cell(self) -> Cell:
+        """The empty cell with the most laid neighbours, the first in reading order."""
+        ts = self.puzzle.tileset
+        empty = [
+            (r, c) for r in range(ts.height) for c in range(ts.width) if (r, c) not in self.cells
+        ]
+
+        def laid_beside(cell: Cell) -> int:
+            r, c = cell
+            return sum(
+                (r + dr, c + dc) in self.cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            )
+
+        return max(empty, key=laid_beside)  # (max keeps the first of equals)
