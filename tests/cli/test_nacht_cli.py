@@ -507,3 +507,9 @@ def test_a_picture_that_cannot_be_written_is_refused_before_the_search(
     words = " ".join(err.replace("│", " ").split())  # typer's panel here, in-process
     assert (code, out) == (2, "") and "cannot write the picture" in words
     assert not picture.exists() or picture.is_dir()
+
+
+def test_solve_names_a_seed_too_large_for_cp_sat() -> None:
+    code, out, err = run("nacht", "solve", "--engine", "cp-sat", "--seed", str(-(2**31) - 1))
+    assert (code, out) == (2, "")
+    assert "Invalid value for '--seed'" in err and "offer" not in err

@@ -48,6 +48,12 @@ def time_limit_option(help: str) -> Any:
     return typer.Option(min=0.01, max=MAX_TIME_LIMIT, help=help)
 
 
+def solver_seed_option(help: str) -> Any:
+    """A ``--seed`` option for CP-SAT, which keeps its seed in a 32-bit integer (a larger
+    one is a usage error naming the option, before any model is built)."""
+    return typer.Option(min=-(2**31), max=2**31 - 1, help=help)
+
+
 def picture_path(path: Path | None) -> Path | None:
     """A picture's path (``--svg``, ``--plot``), refused as the option is read if the
     picture could not be written: found out after a long search or many games, that would

@@ -21,6 +21,7 @@ from asterion.cli._common import (
     print_json,
     reports_input_errors,
     save_svg,
+    solver_seed_option,
     time_limit_option,
 )
 from asterion.errors import InputError
@@ -68,10 +69,15 @@ CatalogOpt = Annotated[
     typer.Option("--catalog", metavar="FILE", help="A card catalog JSON file (default: shipped)."),
 ]
 StateOpt = Annotated[
-    Path | None, typer.Option("--state", metavar="STATE", help="The position (a STATE file).")
+    Path | None,
+    typer.Option(
+        "--state",
+        metavar="STATE",
+        help="The position, a STATE file (default: the opening of a 2-player game).",
+    ),
 ]
 TimeLimitOpt = Annotated[float, time_limit_option("Seconds before answering 'unknown'.")]
-SeedOpt = Annotated[int, typer.Option(help="Solver seed (same seed, same answer).")]
+SeedOpt = Annotated[int, solver_seed_option("Solver seed (same seed, same answer).")]
 StateArg = Annotated[
     Path | None,
     typer.Argument(
@@ -235,17 +241,20 @@ def _resolve_pattern(
     cards: Catalog,
     board: Board,
     named_by: str | None = None,
+    *,
+    any_size: bool = False,
 ) -> tuple[str, Pattern]:
     """The pattern to place: a card's, or a JSON one; ``named_by``, the option that names the
-    card (errors say it)."""
+    card (errors say it); ``any_size`` as :func:`check_pattern` takes it."""
     if (abbr is None) == (pattern_json is None):
-        raise InputError("give either a card abbreviation or --pattern, not both or neither")
+        by_name = f"{named_by} ABBR" if named_by else "a card's ABBR"
+        raise InputError(f"give either {by_name} or --pattern JSON, not both or neither")
     if pattern_json is not None:
         data = parse_json_option(pattern_json, "--pattern")
         if not isinstance(data, list):
             raise InputError("expected a JSON list of [x, y] points", source="--pattern")
         try:
-            return "pattern", check_pattern(data, board)
+            return "pattern", check_pattern(data, board, any_size=any_size)
         except InputError as error:
             raise error.located("--pattern") from None
     assert abbr is not None
@@ -256,7 +265,7 @@ def _resolve_pattern(
     if not card.pattern:
         raise InputError(f"{abbr} is a base card: it has no pattern to place", source=named_by)
     try:
-        return f"{card.abbr} ({card.name})", check_pattern(card.pattern, board)
+        return f"{card.abbr} ({card.name})", check_pattern(card.pattern, board, any_size=any_size)
     except InputError as error:
         raise InputError(f"{abbr}: {error.problem}") from None
 
@@ -274,7 +283,9 @@ def _placement_row(
 @app.command()
 @reports_input_errors
 def place(
-    abbr: Annotated[str | None, typer.Argument(help="A card's abbreviation, e.g. Cru.")] = None,
+    abbr: Annotated[
+        str | None, typer.Argument(metavar="ABBR", help="A card's abbreviation, e.g. Cru.")
+    ] = None,
     pattern: Annotated[
         str | None,
         typer.Option(
@@ -332,7 +343,8 @@ def place(
             if state is not None
             else parse_transforms("translate+rotate+reflect")
         )
-    label, shape = _resolve_pattern(abbr, pattern, cards, board_)
+    # a pattern larger than the board is answered (no placement: exit 1), not refused
+    label, shape = _resolve_pattern(abbr, pattern, cards, board_, any_size=True)
     found = placements(board_, shape, group)
     scored = {pl: score_placement(state, pl) for pl in found} if state is not None else {}
     if state is not None:
@@ -406,7 +418,7 @@ def perft_command(
 
     Each slot is used or skipped, in order; a board reached with different numbers of actions
     counts under the smallest. Exit status 0 counted, 3 not done within the time limit (one
-    line on stderr, nothing on stdout), 2 bad input or too many states.
+    line on stderr; with --json, both fields null), 2 bad input or too many states.
 
     Example: `asterion aster perft position.json --json` prints
     {"boards": N, "by_actions": {"0": 1, "1": n1, ...}}.
@@ -430,6 +442,8 @@ def perft_command(
                 " limit or a shorter action list may do",
                 file=sys.stderr,
             )
+            if json_out:  # the same keys, unknown: never a count that looks like an answer
+                print_json({"boards": None, "by_actions": None})
             raise typer.Exit(UNKNOWN) from None
     if json_out:
         print_json(result.to_json())

@@ -22,6 +22,7 @@ from asterion.cli._common import (
     progress_bar,
     reports_input_errors,
     save_svg,
+    solver_seed_option,
     time_limit_option,
     typed_as,
 )
@@ -95,7 +96,8 @@ def verify_command(
             "--count-limit",
             min=1,
             max=MAX_COUNT_LIMIT,
-            help="Count arrangements up to N (2 at least: uniqueness needs a second one).",
+            help="Count arrangements up to N (1 counts to 2 all the same: uniqueness needs a "
+            "second one).",
         ),
     ] = DEFAULT_COUNT_LIMIT,
     time_limit: Annotated[
@@ -199,7 +201,7 @@ def solve(
     count_limit: CountOpt = 1,
     time_limit: TimeOpt = DEFAULT_TIME_LIMIT,
     engine: EngineOpt = "auto",
-    seed: Annotated[int, typer.Option(help="Seed of the CP-SAT engine.")] = 0,
+    seed: Annotated[int, solver_seed_option("Seed of the CP-SAT engine.")] = 0,
     json_out: JsonOpt = False,
     svg: SvgOpt = None,
 ) -> None:

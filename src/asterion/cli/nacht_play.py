@@ -27,6 +27,7 @@ from asterion.cli._common import (
 )
 from asterion.cli.nacht import app
 from asterion.errors import InputError
+from asterion.render.words import counted
 from asterion.solver.nacht_play_defaults import (
     DEFAULT_EXACT_TIME_LIMIT,
     DEFAULT_SAMPLES,
@@ -36,14 +37,11 @@ from asterion.solver.nacht_play_defaults import (
 if TYPE_CHECKING:  # the game and its analyses load on use (see asterion.cli.GROUPS)
     from asterion.models.nacht_game import Sky
 
-TilesetOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--tileset",
-        metavar="FILE",
-        help="The tile set played (default: the order or state file's own, else the shipped sky).",
-    ),
-]
+
+def _tileset_option(default: str) -> Any:
+    return typer.Option(
+        "--tileset", metavar="FILE", help=f"The tile set played (default: {default})."
+    )
 
 
 def _sky(option: Path | None, named: Path | None = None, referrer: Path | None = None) -> Sky:
@@ -91,7 +89,9 @@ def _default_strategies(players: int) -> str:
 @reports_input_errors
 def simulate_command(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 300,
-    players: Annotated[int, typer.Option(min=1, max=5, help="Players (3-4; 1, 2, 5).")] = 3,
+    players: Annotated[
+        int, typer.Option(min=1, max=5, help="Players, 1 to 5 (the game is for 3-4).")
+    ] = 3,
     strategies: Annotated[
         str | None,
         typer.Option(
@@ -100,12 +100,7 @@ def simulate_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed, the same games.")] = 0,
-    tileset: Annotated[
-        Path | None,
-        typer.Option(
-            "--tileset", metavar="FILE", help="The tile set played (default: the shipped sky)."
-        ),
-    ] = None,
+    tileset: Annotated[Path | None, _tileset_option("the shipped sky")] = None,
     plot: Annotated[
         Path | None,
         typer.Option(metavar="FILE", help="SVG of the coin distributions.", callback=picture_path),
@@ -121,15 +116,20 @@ def simulate_command(
     from asterion.solver.nacht_play import make_policy, simulate
 
     names = [n.strip() for n in (strategies or _default_strategies(players)).split(",")]
-    for name in names:
-        make_policy(name)
+    with typed_as("--strategies"):
+        for name in names:
+            make_policy(name)
     sky = _sky(tileset)
-    with progress_bar("playing", quiet=json_out) as progress:
+    with (
+        progress_bar("playing", quiet=json_out) as progress,
+        typed_as("--strategies", "strategies"),
+    ):
         report = simulate(sky, names, games, players, seed, progress=progress)
     if plot is not None:
         from asterion.render.stellar_svg import score_distribution_svg
 
-        title = f"Nacht der Sterne: final coins, {players} players, {report.games} games"
+        count = f"{counted(players, 'player')}, {counted(report.games, 'game')}"
+        title = f"Nacht der Sterne: final coins, {count}"
         save_svg(
             plot,
             lambda: score_distribution_svg(report, title=title, quantity="final coins"),
@@ -139,7 +139,8 @@ def simulate_command(
         print_json(report.to_data())
         return
     console.print(
-        f"{report.games} games, {players} players, {sky.width}x{sky.height} sky "
+        f"{counted(report.games, 'game')}, {counted(players, 'player')}, "
+        f"{sky.width}x{sky.height} sky "
         f"({report.games / max(report.seconds, 1e-9):.0f} games/s)"
     )
     for row in report.summary():
@@ -164,7 +165,13 @@ def best_play(
         ),
     ] = None,
     players: Annotated[int, typer.Option(help="Players: the exact search takes 2.")] = 2,
-    tileset: TilesetOpt = None,
+    tileset: Annotated[
+        Path | None,
+        _tileset_option(
+            "the order file's tile set or practice sky, else the shipped sky, which is over "
+            "the 24 tiles taken; with no --order, the example's practice sky"
+        ),
+    ] = None,
     time_limit: Annotated[
         float,
         time_limit_option("Seconds for the value and the shortfalls together before 'unknown'."),
@@ -273,7 +280,9 @@ def advise_command(
     ),
     seed: Annotated[int, typer.Option(help="Seed of the reshuffled piles.")] = 0,
     rollout: Annotated[str, typer.Option(help="Strategy playing every seat after.")] = "greedy",
-    tileset: TilesetOpt = None,
+    tileset: Annotated[
+        Path | None, _tileset_option("the state file's own, else the shipped sky")
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Each legal move's expected final coins and margin over reshuffled piles, with 95%

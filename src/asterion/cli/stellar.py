@@ -22,6 +22,7 @@ from asterion.cli._common import (
     reports_input_errors,
     save_svg,
     time_limit_option,
+    typed_as,
 )
 from asterion.errors import InputError
 from asterion.models.stellar import Score, StellarRules, StellarState
@@ -186,7 +187,8 @@ def selfplay_command(
         raise InputError(
             f"takes two names separated by a comma, not {policies!r}", source="--policies"
         )
-    first, second = (make_policy(name) for name in names)
+    with typed_as("--policies"):
+        first, second = (make_policy(name) for name in names)
     with progress_bar("playing", quiet=json_out) as progress:
         rules = StellarRules(deck=load_deck(deck_file)) if deck_file is not None else None
         report = selfplay(first, second, games, seed, rules=rules, progress=progress)

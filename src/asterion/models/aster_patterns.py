@@ -82,10 +82,15 @@ def parse_transforms(value: str) -> Transforms:
         raise InputError(f"unknown transforms {value!r} (expected one of: {allowed})") from None
 
 
-def check_pattern(pattern: Iterable[Sequence[int]], board: Board) -> Pattern:
+def check_pattern(
+    pattern: Iterable[Sequence[int]], board: Board, *, any_size: bool = False
+) -> Pattern:
     """The pattern as a tuple of lattice points, after checking it can be asked about.
+    ``any_size``: a pattern larger than the board is taken too (it has no placement), for
+    the question whether it fits at all.
 
-    :raises InputError: if it is empty, repeats a point, or is wider than the board.
+    :raises InputError: if it is empty, repeats a point, or (unless ``any_size``) has more
+        points than the board or is wider than it.
     """
     points: list[Vector] = []
     for item in pattern:
@@ -96,6 +101,8 @@ def check_pattern(pattern: Iterable[Sequence[int]], board: Board) -> Pattern:
         raise InputError("the pattern has no points")
     if len(set(points)) != len(points):
         raise InputError("the pattern repeats a point")
+    if any_size:
+        return tuple(points)
     if len(points) > len(board.points):
         raise InputError(
             f"the pattern has {len(points)} points; "
