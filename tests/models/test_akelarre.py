@@ -249,3 +249,15 @@ def test_random_games_end_within_13_turns_for_every_player_count() -> None:
             held = sum(sum(b.resources) for b in state.seats)
             assert sum(state.supply) + sum(state.well) + held == total
         assert state.turn <= 13
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [(WELL, WELL, EARTH, AIR), (EARTH, AIR, FIRE), (EARTH, AIR, FIRE, WATER, EARTH), (9, 0, 0, 0)],
+)
+def test_a_turn_needs_one_destination_a_seat_and_at_most_one_at_the_well(
+    profile: tuple[int, ...],
+) -> None:
+    # rules/akelarre.md: the Well takes one Sorginak a turn
+    with pytest.raises(IllegalActionError):
+        resolve_turn(position(4), profile)

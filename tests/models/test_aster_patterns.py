@@ -195,6 +195,7 @@ def test_check_pattern_accepts_a_good_pattern() -> None:
         [[1, 2], [3, 4], [1, 2]],  # repeated point
         [[0, 0], [9, 0]],  # 9 units wide; a 4-ring board spans 8
         [[0, 0], [0, -9]],  # 9 units high
+        [[x, y] for x in range(6) for y in range(6)][:34],  # 34 points; the board has 33
         [[0]],  # not a pair
         [[0, 0, 0]],  # not a pair
         [[0, "1"]],  # not integers
@@ -205,6 +206,15 @@ def test_check_pattern_accepts_a_good_pattern() -> None:
 def test_check_pattern_errors(pattern: list[list[object]]) -> None:
     with pytest.raises(InputError):
         check_pattern(pattern, Board())  # type: ignore[arg-type]
+
+
+def test_any_size_takes_a_pattern_larger_than_the_board_and_nothing_else_bad() -> None:
+    # (for `place`: whether it fits is the question, answered by its 0 placements)
+    large = [[x, y] for x in range(6) for y in range(6)]
+    assert len(check_pattern(large, Board(), any_size=True)) == 36
+    assert placements(Board(), check_pattern([[0, 0], [9, 0]], Board(), any_size=True)) == []
+    with pytest.raises(InputError):
+        check_pattern([[0, 0], [0, 0]], Board(), any_size=True)
 
 
 def test_check_pattern_width_depends_on_the_board() -> None:

@@ -822,3 +822,33 @@ def test_random_play_conserves_stars_and_keeps_moves_legal(
             assert len(state.stars_of(color)) + state.reserve_of(color) == 10
         assert state.player in colors
         assert len(state.offer) <= 6
+
+
+# -- claims at the edges of the rules (the checks a mutation audit found unguarded) --------------
+
+
+def test_a_left_only_card_joins_a_row_that_links_right() -> None:
+    # A7: Bang links right, Bar links left only: Bar joins the row (C = (0,0), 4E = (1,0)).
+    state = claim_state({"C": RED, "4E": RED})
+    after = apply(state, Claim("Bar", frozenset({"C", "4E"})))
+    assert after.row_of(RED) == ("Big", "Bang", "Bar")
+    assert after.aside[RED.number] == ()
+
+
+def test_a_second_completed_row_does_not_extend_the_final_turns() -> None:
+    # Red completes its row first: the others have one final turn each. Blue completing its
+    # own in that turn scores its 10 but starts no new round of final turns.
+    stars = {"2NE": RED, "3NE": RED, "C": BLUE, "4E": BLUE}
+    state = claim_state(stars, players=(RED, BLUE, GREEN), rows={RED: SEVEN, BLUE: SEVEN})
+    state = play(state, Claim("Dia", frozenset({"2NE", "3NE"})), EndTurn(0))
+    state = play(state, Claim("Bar", frozenset({"C", "4E"})))
+    assert len(state.row_of(BLUE)) == 8 and state.vp_of(BLUE) == 2 + 10
+    state = play(state, EndTurn(0), EndTurn(0))  # blue's turn ends, then green's last turn
+    assert state.is_over
+
+
+def test_a_claimed_card_with_an_empty_deck_leaves_the_offer() -> None:
+    state = claim_state({"2NE": RED, "3NE": RED}, decks=((), ()))
+    after = apply(state, Claim("Dia", frozenset({"2NE", "3NE"})))
+    assert after.offer == ("Tri", "Bar", "Pen", "L1", "L2")
+    assert not any(isinstance(m, Claim) and m.abbr == "Dia" for m in legal_actions(after))

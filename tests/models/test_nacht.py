@@ -411,3 +411,47 @@ def test_edge_problem_keeps_grid_and_rotations() -> None:
     problem = edge_problem(tileset).problem
     assert isinstance(problem, EdgeProblem)
     assert (problem.width, problem.height, problem.rotations) == (2, 2, True)
+
+
+# -- the re-checks, given what they must catch (only correct arrangements reached them before) --
+
+
+def test_misfits_names_each_broken_rule() -> None:
+    from asterion.models.nacht import misfits
+
+    assert misfits(hand_set(), AS_LAID) == []
+    # A line of A ends on the NW tile's north side: it leaves the sky (N3).
+    assert misfits(hand_set(north_end=True), AS_LAID) == [
+        "tile NW at row 0, column 0: side N: a line leaves the sky"
+    ]
+    assert misfits(hand_set(north_end=True), AS_LAID, border_fragments_fit=True) == []
+    # 0.33 is further than N1 (0.02) from 0.3: the NW/NE pair does not fit.
+    assert misfits(hand_set(ne_offset=0.33), AS_LAID) == [
+        "tile NW at row 0, column 0: its east side does not fit its neighbour's"
+    ]
+    turned = ((Placement(0), Placement(1)), (Placement(2), Placement(3, 2)))
+    assert "tile SE at row 1, column 1: turned although rotations are off" in misfits(
+        hand_set(), turned
+    )
+
+
+def test_check_arrangement_flags_each_rule() -> None:
+    problem = edge_problem(hand_set()).problem
+    twice = ((Placement(0), Placement(1)), (Placement(2), Placement(0)))
+    assert [m.problem for m in check_arrangement(problem, twice)] == [
+        "pieces not used exactly once each"
+    ]
+    turned = ((Placement(0), Placement(1)), (Placement(2), Placement(3, 2)))
+    assert "turned although rotations are off" in [
+        m.problem for m in check_arrangement(problem, turned)
+    ]
+    # All-border pieces: each of the 4 inner side pairs shows the border color on both sides
+    blank = EdgeProblem(((0, 0, 0, 0),) * 4, 2, 2)
+    assert len(check_arrangement(blank, AS_LAID)) == 8
+
+
+def test_a_blank_tile_turned_shows_no_new_picture() -> None:
+    # A blank sky cut 3x3 with rotations: no tile shows a different picture when turned, so
+    # no turn is a new placement (else counts grow fourfold and unique sets look ambiguous).
+    tileset = replace(cut(Chart("blank", ()), 3, 3, unit_viewport(3, 3)), rotations=True)
+    assert all(turns == () for turns in edge_problem(tileset).turns_in_place)

@@ -608,6 +608,28 @@ def test_illegal_moves_in_the_final_phase_raise() -> None:
             apply(state, move)
 
 
+def test_a_player_with_no_card_for_the_final_note_passes_and_the_other_still_notes() -> None:
+    # rules/stellar.md: at the end each player plays one of the cards left in hand to the
+    # notebook; player 1 (hand empty, say after a dry deck) passes, and player 2 still notes.
+    base = turn_state(p0=area({1: "T1"}, ["N1"], []))
+    state = replace(base, turns_taken=(11, 11), phase="final", active=0)
+    assert list(legal_moves(state)) == [Pass()]
+    state = apply(state, Pass())
+    assert (state.phase, state.active) == ("final", 1)
+    assert set(legal_moves(state)) == {FinalNote("G1"), FinalNote("G2")}
+    state = apply(state, FinalNote("G1"))
+    assert state.phase == "over" and state.areas[1].notebook == ("N2", "G1")
+
+
+def test_an_empty_display_skips_the_take_but_not_the_turn() -> None:
+    # S4 with the reset display leaving the game: a turn that finds the display empty plays
+    # a hand card all the same (take 0), rather than passing.
+    state = turn_state(display=(None,) * 5, deck=(), reset_to_bottom=False)
+    moves = list(legal_moves(state))
+    assert moves and all(isinstance(m, Turn) and m.take == 0 for m in moves)
+    assert {m.play for m in moves if isinstance(m, Turn)} == {"H2", "H0"}
+
+
 # -- random play ---------------------------------------------------------------------------------
 
 

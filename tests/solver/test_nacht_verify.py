@@ -630,3 +630,47 @@ def test_constellation_parts_are_the_connected_components(edges: list[tuple[int,
         parts.join(a, b)
         graph.add_edge(a, b)
     assert parts.count() == nx.number_connected_components(graph)
+
+
+# -- fragment partners and the constellation count (a mutation audit found them unguarded) ------
+
+
+def _strip(*segments_by_cell: tuple[tuple[int, int], Segment]) -> TileSet:
+    """A 3 x 2 set with the given segments on the given cells' tiles, chamfered as laid."""
+    from asterion.models.nacht import chamfers_for
+
+    tiles = []
+    for r in range(2):
+        for c in range(3):
+            segments = tuple(s for cell, s in segments_by_cell if cell == (r, c))
+            tiles.append(Tile(f"T{r}{c}", chamfers_for(3, 2, r, c), (), segments))
+    return TileSet("strip", 3, 2, tuple(tiles))
+
+
+def test_a_tile_does_not_partner_its_own_fragments() -> None:
+    from asterion.solver.nacht_verify import fragment_findings
+
+    # T01's line runs straight through it, W side to E side; no neighbour continues it.
+    tileset = _strip(((0, 1), Segment("A", (0.0, 0.3), (1.0, 0.3))))
+    assert [f.code for f in fragment_findings(tileset)] == ["dangling-fragment"] * 2
+
+
+def test_fixed_tiles_partner_only_the_opposite_side() -> None:
+    from asterion.solver.nacht_verify import fragment_findings
+
+    # T01's W fragment (0.3) has its mirror (0.7) only on T11's N side: a tile that keeps its
+    # up can only meet it with an E side, so it dangles; turned tiles may meet it.
+    tileset = _strip(
+        ((0, 1), Segment("A", (0.0, 0.3), (0.5, 0.5))),
+        ((1, 1), Segment("A", (0.7, 1.0), (0.5, 0.5))),
+    )
+    assert [f.code for f in fragment_findings(tileset)] == ["dangling-fragment"] * 2
+    assert fragment_findings(replace(tileset, rotations=True)) == []
+
+
+def test_more_constellations_than_expected_is_a_finding() -> None:
+    charted = len(woven_chart(3, 2, 8).constellations)  # each whole in the cut sky
+    fewer = replace(woven(3, 2, 8), expected_constellations=charted - 1)
+    assert messages(verify(fewer, engine=ENGINE), "constellation-count") == [
+        f"{charted} constellations in the sky; {charted - 1} expected"
+    ]

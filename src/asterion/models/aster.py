@@ -777,8 +777,3 @@ def winners(state: AsterState) -> list[Color]:
     scores = final_scores(state)
     best = max(scores.values())
     return [color for color in state.players if scores[color] == best]
-
-
-def own_stars_used(state: AsterState, placement: Iterable[Point]) -> int:
-    """How many of ``placement``'s stars are the active player's (the A9 tie-breaker)."""
-    return sum(1 for p in placement if state.star_at(p) is state.player)
