@@ -60,10 +60,11 @@ def test_aster_hint_when_the_turn_is_spent_says_the_target_is_out_of_reach() -> 
         assert made.puzzle is not None
         if made.puzzle.turns != 1:
             continue
-        game = AsterGame(made.puzzle)
+        game, said = AsterGame(made.puzzle), [""]
         while (slots := board_slots(game)) and not game.solved:
-            game.handle(typed(rng.choice(list(slot_actions(game.state, slots[0])))))
+            said = game.handle(typed(rng.choice(list(slot_actions(game.state, slots[0])))))
         if not game.solved:  # every slot used, the target not formed: nothing can change
+            assert said[-1] == "no actions left and the target is not formed: 'undo' or 'quit'"
             assert game.handle("hint") == ["the target can no longer be formed from here: 'undo'"]
             return
     pytest.fail("no puzzle left unsolved by random moves")

@@ -147,9 +147,14 @@ class AsterGame(Session):
         if self.question.is_goal(self.state) is not None:
             self.solved = self.finished = True
             lines.append(self._solved_words())
-        elif not self.state.remaining_slots() and self.turn >= self.puzzle.turns:
+        elif self.turn >= self.puzzle.turns and not self._moves_left():
             lines.append("no actions left and the target is not formed: 'undo' or 'quit'")
         return lines
+
+    def _moves_left(self) -> bool:
+        """Whether a slot left this turn can move stars (the others cannot be typed)."""
+        state = self.state
+        return any(state.actions[i] in BOARD_ACTIONS for i in state.remaining_slots())
 
     def _find(self, kind: ActionKind | None, points: list[str]) -> Action | None:
         """The earliest remaining slot's action that does what was typed."""
