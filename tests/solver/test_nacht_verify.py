@@ -383,14 +383,18 @@ def test_a_symmetric_set_has_two_arrangements() -> None:
 # -- constellations, markers, existence -----------------------------------------------------------
 
 
-def test_a_constellation_in_two_parts() -> None:
+@pytest.mark.parametrize(
+    "far",
+    [
+        ((2.6, 0.6, 1.0), (2.9, 0.9, 1.0)),  # the opposite corner tile
+        ((0.6, 0.6, 1.0), (0.9, 0.9, 1.0)),  # the same x, two tiles down: still apart
+    ],
+)
+def test_a_constellation_in_two_parts(far: tuple[tuple[float, float, float], ...]) -> None:
     plan = woven_plan(3, 3, 7)
     chart = chart_of_plan(plan)
     split = ChartConstellation(
-        "Spl",
-        "Split",
-        ((0.6, 2.6, 1.0), (0.9, 2.9, 1.0), (2.6, 0.6, 1.0), (2.9, 0.9, 1.0)),
-        ((0, 1), (2, 3)),
+        "Spl", "Split", ((0.6, 2.6, 1.0), (0.9, 2.9, 1.0), *far), ((0, 1), (2, 3))
     )
     tileset = cut(Chart("split", (*chart.constellations, split)), 3, 3, unit_viewport(3, 3))
     report = verify(tileset, engine=ENGINE)
