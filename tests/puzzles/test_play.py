@@ -71,3 +71,19 @@ def one_turn_puzzle() -> AsterGame:
 def test_end_is_refused_on_the_last_turn(one_turn_puzzle: AsterGame) -> None:
     assert one_turn_puzzle.handle("end") == ["this is the last turn"]
     assert one_turn_puzzle.turn == 1
+
+
+@pytest.mark.parametrize(("typed", "left"), [("nudge 1N 2N", "(none)"), ("1N 2N", "nudge")])
+def test_a_typed_symbol_chooses_the_slot(typed: str, left: str) -> None:
+    from asterion.models.aster_files import parse_state
+    from asterion.puzzles.aster import AsterPuzzle
+
+    # 1N to 2N is one edge (a nudge) along the north line (a line move): the symbol typed
+    # picks the slot; without one, the earliest slot that can make the move is used. Slots
+    # go in order, so using the nudge (slot 1) skips the line move (slot 0).
+    state = parse_state(
+        '{"stars": {"1N": "red"}, "player": "red", "actions": ["move_line", "nudge"]}'
+    )
+    game = AsterGame(AsterPuzzle("slots", state, ((0, 0), (1, 0))))
+    lines = game.handle(typed)
+    assert any(f"slots left: {left};" in line for line in lines), lines
