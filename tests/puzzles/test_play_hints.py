@@ -78,7 +78,9 @@ def test_nacht_hints_alone_arrange_every_tile(source: str, difficulty: Difficult
     made = nacht_puzzle(0, 0, difficulty, source=source)  # type: ignore[arg-type]
     assert made.puzzle is not None
     cells = len(made.puzzle.tileset.tiles)
-    assert follow_hints(NachtGame(made.puzzle), most=cells) == cells
+    game = NachtGame(made.puzzle)
+    assert follow_hints(game, most=cells) == cells
+    assert game.handle("hint") == ["solved already"]  # (no empty cell left to hint at)
 
 
 def test_nacht_hints_follow_a_picture_begun_turned() -> None:

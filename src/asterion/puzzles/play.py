@@ -284,6 +284,8 @@ class NachtGame(Session):
         """A laid tile the solution puts elsewhere, else the solution's tile for an empty
         cell beside the laid ones. With rotations the picture may be built turned: the
         solution is compared in each of its whole-picture turns, the closest kept."""
+        if self.solved:
+            return "solved already"
         solutions = self._turned_solutions()
         if not solutions:
             return f"no hint: no arrangement found within {HINT_TIME_LIMIT:g} s"
