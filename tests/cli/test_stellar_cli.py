@@ -98,6 +98,23 @@ def test_a_deck_without_starters_is_named(tmp_path: Path, command: str) -> None:
     assert err.count("\n") == 1 and f"{path}: cards: the deck needs" in err
 
 
+def test_a_card_missing_from_a_given_deck_names_that_deck(tmp_path: Path) -> None:
+    # M0a renamed in the deck file: the position's M0a is refused, and the message names the
+    # deck it was looked up in (the mistake may be the deck's), not just "the deck"
+    data = deck_to_data(default_deck())
+    for card in data["cards"]:
+        if card["id"] == "M0a":
+            card["id"] = "M0z"
+    deck = write(tmp_path, data, "renamed.json")
+    game = write(tmp_path, SEED_EXAMPLE, "game.json")
+    code, out, err = run("stellar", "score", game, "--deck", deck)
+    assert code == 2 and out == ""
+    assert f"{game}: players.0.telescope.1: unknown card 'M0a' (not in the deck {deck})" in err
+    missing = dict(SEED_EXAMPLE, players=[{"telescope": {"1": "M0z"}}, SEED_EXAMPLE["players"][1]])
+    code, _, err = run("stellar", "score", write(tmp_path, missing, "missing.json"))
+    assert code == 2 and "unknown card 'M0z' (not in the shipped deck)" in err
+
+
 def test_selfplay_json_and_plot(tmp_path: Path) -> None:
     plot = tmp_path / "scores.svg"
     code, out, _ = run(

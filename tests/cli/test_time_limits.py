@@ -12,7 +12,7 @@ import typer
 from clirun import run
 
 from asterion.cli import app
-from asterion.cli._common import MAX_TIME_LIMIT
+from asterion.cli._common import MAX_TIME_LIMIT, MIN_TIME_LIMIT, seconds
 from asterion.models.stellar_solo import deal_solo_puzzle
 from asterion.solver.stellar_solo import solve_solo
 
@@ -57,3 +57,29 @@ def test_an_infinite_limit_given_to_the_library_still_solves() -> None:
     unbounded = solve_solo(puzzle, time_limit=math.inf)
     assert unbounded.status == bounded.status == "optimal"
     assert unbounded.best_score == bounded.best_score
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("nan", "nan is not a number of seconds"),
+        ("soon", "'soon' is not a number of seconds"),
+        ("0", "0 is outside 0.01..1000000 seconds"),
+        ("-5", "-5 is outside 0.01..1000000 seconds"),
+    ],
+)
+def test_a_time_limit_that_is_no_duration_is_refused_as_what_it_is(
+    path: list[str], value: str, problem: str
+) -> None:
+    # (nan compares false with both bounds: typer called it over the largest limit)
+    code, out, err = run(*path, "--time-limit", value)
+    assert code == 2 and out == ""
+    assert "--time-limit" in err and problem in err
+
+
+def test_the_bounds_themselves_are_accepted() -> None:
+    assert seconds("0.01") == MIN_TIME_LIMIT
+    assert seconds("1e6") == MAX_TIME_LIMIT
+    with pytest.raises(typer.BadParameter):
+        seconds("0.0099")

@@ -140,3 +140,17 @@ def test_nacht_hint_takes_a_symmetric_tile_turned_twice_as_laid_right() -> None:
     game.handle(f"4 2 2 {(centre.turns + 2) % 4}")  # the same sides as the solution's
     assert "does not go" not in game.handle("hint")[0]
     assert follow_hints(game, most=7) == 7
+
+
+def test_nacht_hint_says_a_puzzle_without_arrangement_has_none() -> None:
+    from asterion.models.nacht_files import parse_tileset
+    from asterion.puzzles.nacht import NachtPuzzle
+
+    # One side of color 10 made 11: each is left with no side to face (neither may face the
+    # border), so no arrangement exists, and the hint says so rather than "not found in time".
+    broken = SYMMETRIC_CENTRE.replace("10 0 0 6", "11 0 0 6")
+    puzzle = NachtPuzzle("broken", parse_tileset(broken, "broken.txt"), "edge")
+    game = NachtGame(puzzle)
+    assert game.handle("hint") == [
+        "no hint: these tiles have no arrangement (the puzzle has no solution)"
+    ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,9 +44,29 @@ solve is bounded, and ``inf`` would run a search for ever, or overflow the arith
 turns the seconds left into a budget of steps."""
 
 
+MIN_TIME_LIMIT = 0.01
+
+
 def time_limit_option(help: str) -> Any:
-    """A ``--time-limit`` option: seconds, from 0.01 to :data:`MAX_TIME_LIMIT`."""
-    return typer.Option(min=0.01, max=MAX_TIME_LIMIT, help=help)
+    """A ``--time-limit`` option: seconds, from :data:`MIN_TIME_LIMIT` to
+    :data:`MAX_TIME_LIMIT` (the bounds shown in ``--help``, enforced by :func:`seconds`)."""
+    return typer.Option(parser=seconds, min=MIN_TIME_LIMIT, max=MAX_TIME_LIMIT, help=help)
+
+
+def seconds(text: str) -> float:
+    """A time limit typed by the user. typer's own range check would say ``nan`` is over the
+    largest limit (a comparison with nan is false); and given a parser, typer skips it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a number of seconds") from None
+    if math.isnan(value):
+        raise typer.BadParameter("nan is not a number of seconds")
+    if not MIN_TIME_LIMIT <= value <= MAX_TIME_LIMIT:
+        raise typer.BadParameter(
+            f"{text} is outside {MIN_TIME_LIMIT:g}..{MAX_TIME_LIMIT:.0f} seconds"
+        )
+    return value
 
 
 def solver_seed_option(help: str) -> Any:

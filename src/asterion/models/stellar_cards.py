@@ -151,7 +151,13 @@ class Deck:
         try:
             return self.by_id[card_id]
         except KeyError:
-            raise InputError(f"unknown card {card_id!r} (not in the deck)") from None
+            raise InputError(self.unknown_card(card_id)) from None
+
+    def unknown_card(self, card_id: str) -> str:
+        """Why ``card_id`` is refused, naming the deck: with ``--deck``, the mistake may
+        be the deck file's (a card renamed) rather than the position's."""
+        where = "the shipped deck" if self.source == SHIPPED_DECK else f"the deck {self.source}"
+        return f"unknown card {card_id!r} (not in {where})"
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.by_id
@@ -163,6 +169,8 @@ class Deck:
 
 DECK_FORMAT = "asterion.stellar-deck/1"
 MAX_DECK = 200
+SHIPPED_DECK = "stellar_deck.json"
+"""The shipped deck's file in ``asterion.data`` (S2; ``tools/build_stellar_deck.py``)."""
 
 
 class _CardSpec(BaseModel):
@@ -237,5 +245,5 @@ def load_deck(path: Path | str | None = None) -> Deck:
 @cache
 def default_deck() -> Deck:
     """S2: the shipped deck, a documented guess (``tools/build_stellar_deck.py``)."""
-    text = resources.files("asterion.data").joinpath("stellar_deck.json").read_text("utf-8")
-    return deck_from_data(read_json_text(text, "stellar_deck.json"), "stellar_deck.json")
+    text = resources.files("asterion.data").joinpath(SHIPPED_DECK).read_text("utf-8")
+    return deck_from_data(read_json_text(text, SHIPPED_DECK), SHIPPED_DECK)

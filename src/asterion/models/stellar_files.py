@@ -165,15 +165,13 @@ def _area(rules: StellarRules, spec: _PlayerSpec, field: str) -> PlayerArea:
         slot = _slot_number(key, slots, where)
         placed = _placed(value, where)
         if placed.card not in rules.deck:
-            raise InputError(f"unknown card {placed.card!r} (not in the deck)", field=where)
+            raise InputError(rules.deck.unknown_card(placed.card), field=where)
         telescope.append((slot, Placed(placed.card, placed.face_down)))
     telescope.sort()
     for part in ("notebook", "hand"):
         for i, card in enumerate(getattr(spec, part)):
             if card not in rules.deck:
-                raise InputError(
-                    f"unknown card {card!r} (not in the deck)", field=f"{field}.{part}.{i}"
-                )
+                raise InputError(rules.deck.unknown_card(card), field=f"{field}.{part}.{i}")
     most = {  # a notebook: 12 cards and the final one; a hand: 2 and the card just taken
         "notebook": rules.turns + 2,
         "hand": HAND_SIZE + 1,
@@ -268,7 +266,7 @@ def _check_each_card_once(spec: GameSpec, deck: Deck) -> None:
     first_seen: dict[str, str] = {}
     for card, field in _card_places(spec):
         if card not in deck:
-            raise InputError(f"unknown card {card!r} (not in the deck)", field=field)
+            raise InputError(deck.unknown_card(card), field=field)
         if card in first_seen:
             raise InputError(f"card {card!r} is also at {first_seen[card]}", field=field)
         first_seen[card] = field

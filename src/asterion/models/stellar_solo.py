@@ -167,7 +167,7 @@ def _check_each_card_once(spec: SoloSpec, deck: Deck) -> None:
     first_seen: dict[str, str] = {}
     for where, card in places:
         if card not in deck:
-            raise InputError(f"unknown card {card!r} (not in the deck)", field=where)
+            raise InputError(deck.unknown_card(card), field=where)
         if card in first_seen:
             raise InputError(
                 f"card {card!r} appears twice (also at {first_seen[card]})", field=where

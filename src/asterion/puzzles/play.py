@@ -213,6 +213,7 @@ class NachtGame(Session):
     solved: bool = False
     finished: bool = False
     _solutions: list[Arrangement] | None = field(default=None, init=False, repr=False)
+    _proof_status: Status | None = field(default=None, init=False, repr=False)
 
     def opening(self) -> list[str]:
         tiles = self.puzzle.tileset.tiles
@@ -288,6 +289,8 @@ class NachtGame(Session):
             return "solved already"
         solutions = self._turned_solutions()
         if not solutions:
+            if self._proof_status is Status.INFEASIBLE:
+                return "no hint: these tiles have no arrangement (the puzzle has no solution)"
             return f"no hint: no arrangement found within {HINT_TIME_LIMIT:g} s"
         wrong, solution = min(
             ((self._misplaced(s), s) for s in solutions), key=lambda pair: len(pair[0])
@@ -306,7 +309,8 @@ class NachtGame(Session):
         (one without rotations), sides normalized; found once, on the first hint."""
         if self._solutions is None:
             problem = edge_problem(self.puzzle.tileset).problem
-            found = prove(self.puzzle.tileset, time_limit=HINT_TIME_LIMIT).arrangement
+            verdict = prove(self.puzzle.tileset, time_limit=HINT_TIME_LIMIT)
+            self._proof_status, found = verdict.result.status, verdict.arrangement
             step = 4 // problem.whole_turns()
             self._solutions = (
                 []
