@@ -54,6 +54,66 @@ def test_catalog_json_shape() -> None:
             assert card["points"] == len(card["pattern"])  # points = number of stars
 
 
+# -- verify -----------------------------------------------------------------------------------
+
+
+def test_verify_json_shape_on_the_provisional_catalog(tmp_path: Path) -> None:
+    from asterion.models.aster_cards import catalog_to_data
+
+    cards = write(tmp_path, catalog_to_data(provisional_catalog()), "cards.json")
+    code, out, _ = run("aster", "verify", "--catalog", cards, "--turns", "1", "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert list(document) == ["sound", "problems", "warnings", "cards"]
+    assert document["sound"] is True and document["problems"] == []
+    constellations = [c for c in provisional_catalog().cards if c.pattern]
+    assert [c["abbr"] for c in document["cards"]] == [c.abbr for c in constellations]
+    for entry in document["cards"]:
+        assert list(entry) == [
+            "abbr",
+            "deck",
+            "stars",
+            "placements",
+            "formed_alone_within",
+            "reach",
+        ]
+        assert entry["placements"] >= 1 and entry["formed_alone_within"] is not None
+        assert entry["reach"]["turns"] == 1 and entry["reach"]["status"] in (
+            "optimal",
+            "infeasible",
+        )
+    # rules/aster.md, worked by hand: [[0, 0], [1, 1]] (CMi here) has 28 placements
+    (cmi,) = [c for c in document["cards"] if c["abbr"] == "CMi"]
+    assert cmi["stars"] == 2 and cmi["placements"] == 28
+
+
+def test_verify_names_a_card_that_fits_nowhere_and_exits_one(tmp_path: Path) -> None:
+    from asterion.models.aster_cards import catalog_to_data
+
+    data = catalog_to_data(provisional_catalog())
+    wide = {"abbr": "Wid", "name": "Wide", "deck": "large", "points": 10, "actions": []}
+    data["cards"].append({**wide, "pattern": [[x, 0] for x in range(10)]})  # type: ignore[attr-defined]
+    cards = write(tmp_path, data, "cards.json")
+    code, out, err = run("aster", "verify", "--catalog", cards)
+    assert code == 1 and err == ""
+    assert "NOT SOUND" in out and "problem [no-placement] Wid (Wide) fits nowhere" in out
+    code, out, _ = run("aster", "verify", "--catalog", cards, "--rings", "5")
+    assert code == 0 and "SOUND" in out  # a 5-ring board spans 10 units: it fits
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["--turns", "4"], "--turns"),
+        (["--transforms", "mirror"], "unknown transforms 'mirror'"),
+        (["--rings", "1"], "--rings"),
+    ],
+)
+def test_verify_bad_options(args: list[str], names: str) -> None:
+    code, out, err = run("aster", "verify", *args)
+    assert code == 2 and out == "" and names in err
+
+
 # -- place ------------------------------------------------------------------------------------
 
 

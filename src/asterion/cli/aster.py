@@ -19,17 +19,19 @@ from asterion.cli._common import (
     finish,
     parse_json_option,
     print_json,
+    progress_bar,
     reports_input_errors,
     save_svg,
     solver_seed_option,
     time_limit_option,
 )
 from asterion.errors import InputError
-from asterion.models.aster import HOME_DIRECTIONS, AsterState
+from asterion.models.aster import HOME_DIRECTIONS, AsterRules, AsterState
 from asterion.models.aster_board import DEFAULT_RINGS, MAX_RINGS, MIN_RINGS, Board
 from asterion.models.aster_cards import Card, Catalog, catalog_to_data, load_catalog
 from asterion.models.aster_files import load_state, state_to_data
 from asterion.models.aster_patterns import (
+    DEFAULT_TRANSFORMS,
     Pattern,
     Placement,
     check_pattern,
@@ -42,10 +44,11 @@ from asterion.render.aster_text import board_text
 from asterion.render.sky_svg import card_sheet_svg
 from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
+from asterion.solver.aster_catalog import CatalogReport, check_catalog
 from asterion.solver.aster_perft import DEFAULT_MAX_STATES, MAX_STATES, perft
 from asterion.solver.aster_perft import DEFAULT_TIME_LIMIT as PERFT_TIME_LIMIT
 from asterion.solver.aster_place import ScoredPlacement, best_placement, score_placement
-from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachQuestion
+from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachAnswer, ReachQuestion
 from asterion.solver.aster_reach_portfolio import Engine
 from asterion.solver.aster_reach_portfolio import reach as reach_answer
 from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, Status
@@ -196,6 +199,99 @@ def _astronomer_text(card: Card) -> str:
     if side is None:
         return "-"
     return f"copy {side.copy}: {', '.join(a.value for a in side.actions)}"
+
+
+# -- verify ---------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def verify(
+    catalog_file: CatalogOpt = None,
+    rings: RingsOpt = DEFAULT_RINGS,
+    transforms: Annotated[
+        str,
+        typer.Option(help="exact, translate, translate+rotate or translate+rotate+reflect (A8)."),
+    ] = DEFAULT_TRANSFORMS.value,
+    turns: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_TURNS,
+            help="Also ask the reach solver, for each constellation, the fewest actions that "
+            "form it from the opening within this many turns (1-3).",
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float, time_limit_option("Seconds for each constellation's reach question.")
+    ] = DEFAULT_TIME_LIMIT,
+    json_out: JsonOpt = False,
+) -> None:
+    """Is the card catalog ready to print? Every constellation fits the board, and one player
+    alone can form it (a plan replayed by the rules engine); base cards and decks as the
+    setup needs them; cards of one shape named.
+
+    Exit status 0 sound, 1 not (each problem listed), 2 bad input.
+
+    Examples: `asterion aster verify`; `asterion aster verify --catalog cards.json --json`;
+    `asterion aster verify --turns 2` (slower: a reach question per card).
+    """
+
+    cards = load_catalog(catalog_file)
+    rules = AsterRules(
+        board=Board(rings=rings), catalog=cards, transforms=parse_transforms(transforms)
+    )
+    with progress_bar("reach questions", quiet=json_out or turns is None) as progress:
+        report = check_catalog(rules, reach_turns=turns, time_limit=time_limit, progress=progress)
+    if json_out:
+        print_json(report.to_json())
+    else:
+        _print_catalog_report(report, catalog_file, rules)
+    finish(YES if report.sound else NO)
+
+
+def _print_catalog_report(report: CatalogReport, source: Path | None, rules: AsterRules) -> None:
+    checks = report.cards
+    alone = [c.witness_turns for c in checks if c.witness_turns is not None]
+    console.print(
+        f"{source or 'the shipped catalog'}: {counted(len(checks), 'constellation')} on a board "
+        f"of {rules.board.rings} rings, transforms {rules.transforms.value}"
+    )
+    verdict = "SOUND" if report.sound else "NOT SOUND"
+    within = f" within {max(alone)} turns" if alone else ""
+    console.print(
+        f"{verdict}: {len(alone)} of {len(checks)} formed by one player alone{within}, "
+        "each plan replayed by the rules engine"
+    )
+    for kind, findings in (("problem", report.problems), ("warning", report.warnings)):
+        for finding in findings:
+            console.print(f"  {kind} [{finding.code}] {finding.message}")
+    table = Table()
+    for column in ("abbr", "deck", "stars", "placements", "formed alone within"):
+        table.add_column(column)
+    if report.reach_turns is not None:
+        table.add_column(f"fewest actions in {counted(report.reach_turns, 'turn')}")
+    for check in checks:
+        row = [check.card.abbr, check.card.deck.value, str(check.card.stars)]
+        row += [str(check.placements), _turns_text(check.witness_turns)]
+        if report.reach_turns is not None:
+            row.append(_reach_text(check.reach))
+        table.add_row(*row)
+    console.print(table)
+
+
+def _turns_text(turns: int | None) -> str:
+    if turns is None:
+        return "-"
+    return "present" if turns == 0 else counted(turns, "turn")
+
+
+def _reach_text(answer: ReachAnswer | None) -> str:
+    if answer is None:
+        return "-"
+    if answer.min_actions is not None:
+        return str(answer.min_actions)
+    return "not within" if answer.status is Status.INFEASIBLE else answer.status.value
 
 
 # -- show -----------------------------------------------------------------------------------

@@ -39,16 +39,10 @@ from asterion.models.nacht import (
 )
 from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.nacht_solve import arrange
-from asterion.solver.result import DEFAULT_TIME_LIMIT, Status
+from asterion.solver.result import DEFAULT_TIME_LIMIT, Finding, Status
 
 DEFAULT_COUNT_LIMIT = 10
 UNDECIDED = "undecided"
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
 
 
 @dataclass(frozen=True)
@@ -76,7 +70,7 @@ class Report:
         return {
             "consistent": self.consistent,
             "solutions": self.solutions,
-            "problems": [{"code": f.code, "message": f.message} for f in self.problems],
+            "problems": [f.to_json() for f in self.problems],
             "constellations": [
                 {"abbr": s.abbr, "tiles": len(s.tiles)} for s in self.constellations
             ],

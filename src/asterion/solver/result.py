@@ -34,6 +34,17 @@ class Status(StrEnum):
 
 
 @dataclass(frozen=True)
+class Finding:
+    """One problem (or warning) a designer's check reports: a stable code and a sentence."""
+
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
 class SolveResult(Generic[T]):
     """The outcome of one bounded solve.
 
