@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from asterion.errors import InputError
-from asterion.models.aster import AsterState
+from asterion.models.aster import AsterRules, AsterState
 from asterion.models.aster_board import Board
 from asterion.models.aster_cards import Deck, default_catalog
 from asterion.models.aster_files import parse_state
@@ -25,6 +25,7 @@ from asterion.render.stellar_svg import telescope_svg
 from asterion.render.svg import write_svg
 from asterion.render.words import counted
 from asterion.solver.aster_best_turn import best_turn
+from asterion.solver.aster_catalog import check_catalog
 from asterion.solver.aster_perft import perft
 from asterion.solver.aster_place import best_placement
 from asterion.solver.aster_reach import ReachQuestion
@@ -66,6 +67,16 @@ def run_demo(out: Path) -> Iterator[str]:
     yield (
         f"  catalog: {sizes[Deck.SMALL]} small, {sizes[Deck.LARGE]} large and "
         f"{sizes[Deck.OBSOLETE]} obsolete constellation cards from real star figures -> {sheet}"
+    )
+
+    check = check_catalog(AsterRules(catalog=catalog))
+    alone = [c.witness_turns for c in check.cards if c.witness_turns is not None]
+    shapes = sum(1 for f in check.warnings if f.code == "same-shape")
+    yield (
+        f"  catalog check: {'sound' if check.sound else 'NOT sound'}; {len(alone)} of the "
+        f"{len(check.cards)} constellations formed by one player alone "
+        f"within {max(alone, default=0)} turns (plans replayed); "
+        f"{counted(shapes, 'pair')} of one shape"
     )
 
     opening = AsterState.new_game()

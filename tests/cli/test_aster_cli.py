@@ -114,6 +114,31 @@ def test_verify_bad_options(args: list[str], names: str) -> None:
     assert code == 2 and out == "" and names in err
 
 
+# -- review -----------------------------------------------------------------------------------
+
+
+def test_review_json_shape_on_the_shipped_game() -> None:
+    code, out, _ = run("aster", "review", "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert list(document) == ["turns", "players"]
+    turns = document["turns"]
+    assert [t["turn"] for t in turns] == [1, 2, 3, 4]
+    assert [t["player"] for t in turns] == ["red", "blue", "red", "blue"]
+    for turn in turns:
+        assert list(turn) == ["turn", "player", "moves", "claim", "value", "best", "lost"]
+        assert turn["lost"] == turn["best"]["value"] - turn["value"] >= 0
+        assert turn["best"]["certified"] is True
+    assert document["players"]["red"]["lost"] == turns[0]["lost"] + turns[2]["lost"]
+
+
+def test_review_names_the_move_the_rules_refuse(tmp_path: Path) -> None:
+    game = write(tmp_path, {"turns": [["generate C"], ["move_line C 2N"]]}, "game.json")
+    code, out, err = run("aster", "review", game)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"{game}: turns.1.0: no slot left this turn" in err
+
+
 # -- place ------------------------------------------------------------------------------------
 
 
@@ -309,6 +334,8 @@ def test_demo_writes_pictures(tmp_path: Path) -> None:
     pictures = sorted(p.name for p in tmp_path.glob("*.svg"))
     assert "aster-board.svg" in pictures and len(pictures) >= 2
     assert "33 points" in out
+    # rules/aster.md: 88 IAU constellations and 5 obsolete ones
+    assert "catalog check: sound; 93 of the 93 constellations formed by one player" in out
     assert "generated 7x7 edge-matching puzzle (3 frame, 6 inner colors): arranged" in out
 
 

@@ -38,6 +38,7 @@ from asterion.models.aster_patterns import (
     parse_transforms,
     placements,
 )
+from asterion.models.aster_record import DEMO_GAME, demo_record, load_record, typed
 from asterion.models.sky import default_sky
 from asterion.render.aster_svg import board_svg
 from asterion.render.aster_text import board_text
@@ -51,6 +52,7 @@ from asterion.solver.aster_place import ScoredPlacement, best_placement, score_p
 from asterion.solver.aster_reach import MAX_TURNS, Certificate, ReachAnswer, ReachQuestion
 from asterion.solver.aster_reach_portfolio import Engine
 from asterion.solver.aster_reach_portfolio import reach as reach_answer
+from asterion.solver.aster_review import GameReview, TurnReview, review_game
 from asterion.solver.result import DEFAULT_TIME_LIMIT, OutOfTime, Status
 
 app = typer.Typer(
@@ -702,6 +704,76 @@ def best_turn_command(
         console.print(f"no claim this turn: {answer.status.value}")
     codes = {Status.OPTIMAL: YES, Status.FEASIBLE: YES, Status.INFEASIBLE: NO}
     finish(codes.get(answer.status, UNKNOWN))
+
+
+# -- review ---------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def review(
+    game: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A GAME record, asterion.aster-game/1 (default: the shipped example, four "
+            "turns of a 2-player game).",
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float, time_limit_option("Seconds for each turn's best-turn solve.")
+    ] = DEFAULT_TIME_LIMIT,
+    json_out: JsonOpt = False,
+) -> None:
+    """A post-mortem: each turn of a played game against the best turn from its start (card
+    points plus own stars claimed, as best-turn weighs them), and what it lost.
+
+    Exit status 0 when every loss is known, 3 when some best turn was not proven within
+    the time limit. Example: `asterion aster review game.json --json`.
+    """
+    record = demo_record() if game is None else load_record(game)
+    with progress_bar("turns reviewed", quiet=json_out) as progress:
+        answer = review_game(record, time_limit=time_limit, progress=progress)
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        _print_review(answer, str(game) if game is not None else DEMO_GAME)
+    finish(YES if answer.decided else UNKNOWN)
+
+
+def _print_review(answer: GameReview, source: str) -> None:
+    players = ", ".join(dict.fromkeys(t.player.value for t in answer.turns))
+    console.print(
+        f"{source}: {counted(len(answer.turns), 'turn')} ({players}), each against the best "
+        "turn from its start (card points + own stars claimed; plans replayed)"
+    )
+    table = Table()
+    for column in ("turn", "player", "played", "value", "best", "lost"):
+        table.add_column(column)
+    for turn in answer.turns:
+        shortfall = "?" if turn.lost is None else str(turn.lost)
+        row = [str(turn.number), turn.player.value, ", ".join(turn.words) or "(pass)"]
+        table.add_row(*row, str(turn.value), _best_text(turn), shortfall)
+    console.print(table)
+    for turn in answer.turns:
+        best = turn.best.best if turn.best is not None else None
+        if turn.lost and best is not None:
+            plan = ", ".join(typed(step.action) for step in best.certificate.steps)
+            console.print(f"turn {turn.number}: best was {plan}, claim {best.abbr}")
+    for player in dict.fromkeys(t.player for t in answer.turns):
+        lost, unknown = answer.lost_by(player)
+        open_ = f" ({counted(unknown, 'turn')} unknown)" if unknown else ""
+        console.print(f"{player.value} lost {counted(lost, 'point')}{open_}")
+
+
+def _best_text(turn: TurnReview) -> str:
+    answer = turn.best
+    if answer is None or answer.status is Status.INFEASIBLE:
+        return "no claim possible"
+    best = answer.best
+    if best is None or answer.status is not Status.OPTIMAL:
+        return answer.status.value
+    return f"{best.abbr} for {best.value} ({counted(len(best.certificate.steps), 'action')})"
 
 
 from asterion.cli.puzzles import aster_app as _puzzles_app  # noqa: E402

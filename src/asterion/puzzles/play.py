@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from asterion.models.aster import Action, AsterState, apply, slot_actions
+from asterion.models.aster import Action, AsterState, apply
 from asterion.models.aster_cards import BOARD_ACTIONS, ActionKind
+from asterion.models.aster_record import find_action, typed
 from asterion.models.edges import Arrangement, Cell, Placement, normalize_turns, turn_arrangement
 from asterion.models.nacht import edge_problem, misfits
 from asterion.puzzles.aster import AsterPuzzle, describe
@@ -66,12 +67,6 @@ ASTER_HELP = (
     "moves: POINT (generate there), FROM TO (move a star), or a symbol first "
     "(e.g. 'nudge 3N 3NE'); 'end' ends the turn; 'undo'; 'hint'; 'show'; 'quit'"
 )
-
-
-def typed(action: Action) -> str:
-    """What a player types for ``action``: its symbol, then its point or its two points."""
-    points = [p for p in (action.point, action.origin, action.target) if p is not None]
-    return " ".join([action.kind.value, *points])
 
 
 @dataclass
@@ -158,16 +153,7 @@ class AsterGame(Session):
 
     def _find(self, kind: ActionKind | None, points: list[str]) -> Action | None:
         """The earliest remaining slot's action that does what was typed."""
-        for slot in self.state.remaining_slots():
-            slot_kind = self.state.actions[slot]
-            if slot_kind not in BOARD_ACTIONS or (kind is not None and slot_kind is not kind):
-                continue
-            for action in slot_actions(self.state, slot):
-                if len(points) == 1 and action.point == points[0]:
-                    return action
-                if len(points) == 2 and (action.origin, action.target) == tuple(points):
-                    return action
-        return None
+        return find_action(self.state, kind, points)
 
     def hint(self) -> str:
         """The first step of a shortest plan from here within the turns left (the reach

@@ -1,0 +1,146 @@
+"""Game records (``asterion.aster-game/1``): moves in words, replayed by the rules engine;
+mistakes named by turn and move."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asterion.errors import InputError
+from asterion.models.aster import (
+    AsterState,
+    Claim,
+    Color,
+    EndTurn,
+    apply,
+    claims,
+    slot_actions,
+)
+from asterion.models.aster_cards import provisional_catalog
+from asterion.models.aster_files import state_from_data
+from asterion.models.aster_record import (
+    MAX_TURN_MOVES,
+    demo_record,
+    parse_move,
+    record_from_data,
+    typed,
+)
+
+
+def test_the_shipped_record_replays_and_blue_claims_triangulum_with_three_own_stars() -> None:
+    record = demo_record()
+    assert len(record.turns) == 4
+    second = record.turns[1]
+    assert second.before.player is Color.BLUE
+    made = second.claim
+    assert made is not None
+    claim, before = made
+    # Worked from the record: blue generated on 1SE and moved its stars to 3E and 4SE,
+    # Triangulum's three points, all blue.
+    assert claim.abbr == "Tri" and claim.points == {"1SE", "3E", "4SE"}
+    assert all(before.star_at(p) is Color.BLUE for p in claim.points)
+    # rules/aster.md: every player gains 1 VP per star of their color used
+    assert second.after.vp_of(Color.BLUE) == before.vp_of(Color.BLUE) + 3
+    # each turn starts with the next player, the record's turns alternating
+    assert [t.before.player for t in record.turns] == [Color.RED, Color.BLUE] * 2
+
+
+def record(turns: list[list[str]], **fields: Any) -> dict[str, Any]:
+    return {"format": "asterion.aster-game/1", "turns": turns, **fields}
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "problem"),
+    [
+        (record([["teleport C"]]), "turns.0.0", "unknown move 'teleport'"),
+        (record([["generate C", "generate 1NE"]]), "turns.0.1", "no slot left this turn"),
+        (record([["move_line C 2N"]]), "turns.0.0", "no slot left this turn"),  # C is empty
+        (record([["claim Ori"]]), "turns.0.0", "Ori is not face up"),
+        (record([["claim Tri"]]), "turns.0.0", "Tri is not present"),
+        (record([["claim"]]), "turns.0.0", "claim what?"),
+        (record([[""]]), "turns.0.0", "an empty move"),
+        (record([], players=["red"], start={}), "players", "not both"),
+        (record([], players=["red", "red"]), "players", "distinct colors"),
+        (record([["generate C"] * (MAX_TURN_MOVES + 1)]), "turns.0", "the limit is"),
+        (record([], format="asterion.aster-game/2"), "format", ""),
+    ],
+)
+def test_mistakes_name_the_turn_and_the_move(data: Any, field: str, problem: str) -> None:
+    with pytest.raises(InputError) as caught:
+        record_from_data(data, "game.json")
+    assert caught.value.source == "game.json"
+    assert caught.value.field == field and problem in caught.value.problem
+
+
+def test_a_claim_after_the_actions_and_nothing_after_it() -> None:
+    turn = ["generate 1NE", "move_ring 3NE 3N", "move_line 2NE 4NE", "claim Tri"]
+    assert record_from_data(record([turn]), "g").turns[0].claim is not None
+    with pytest.raises(InputError, match="no slot left"):
+        record_from_data(record([[*turn, "nudge 3N 3NE"]]), "g")
+
+
+def test_a_claim_without_points_takes_the_placement_with_most_own_stars() -> None:
+    # A9, worked by hand: the diagonal pair (CMi in the provisional catalog) is present three
+    # times on the NE diagonal: 2NE-3NE (both red), 3NE-4NE and 4NE-C (one red star each).
+    state = state_from_data(
+        {
+            "stars": {"2NE": "red", "3NE": "red", "4NE": "blue", "C": "red"},
+            "player": "red",
+            "offer": ["CMi"],
+        },
+        "s",
+        provisional_catalog(),
+    )
+    assert sorted(sorted(c.points) for c in claims(state)) == [
+        ["2NE", "3NE"],
+        ["3NE", "4NE"],
+        ["4NE", "C"],
+    ]
+    chosen = parse_move(state, "claim CMi")
+    assert isinstance(chosen, Claim) and chosen.points == {"2NE", "3NE"}
+    named = parse_move(state, "claim CMi 4ne c")
+    assert isinstance(named, Claim) and named.points == {"4NE", "C"}
+    with pytest.raises(InputError, match="not present on 1N 2N"):
+        parse_move(state, "claim CMi 1N 2N")
+
+
+def test_a_game_over_takes_no_more_turns() -> None:
+    # A position in its last turn (final_turns_left 1): after it, the game is over.
+    start = {"players": ["red"], "final_turns_left": 1}
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([[], []], start=start), "g")
+    assert caught.value.field == "turns.1" and "the game is over" in caught.value.problem
+
+
+def test_plain_symbols_and_gravity_are_written_as_the_module_says() -> None:
+    state = state_from_data(
+        {"player": "red", "actions": ["victory_point", "gravity"], "decks": {"small": ["Tri"]}},
+        "s",
+    )
+    # (Big has no vertical link in the shipped catalog: gravity has no host there)
+    assert typed(parse_move(state, "victory_point")) == "victory_point"  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="no slot left"):
+        parse_move(state, "gravity small 0")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_what_typed_writes_parse_move_reads_back(seed: int) -> None:
+    # Random play from the opening: every legal action, written and read back, is an action
+    # of the same kind doing the same thing (perhaps from an earlier slot of that kind).
+    rng = random.Random(seed)
+    state = AsterState.new_game()
+    for _ in range(rng.randint(0, 6)):
+        legal = [a for slot in state.remaining_slots() for a in slot_actions(state, slot)]
+        if not legal:
+            state = apply(state, EndTurn())
+            continue
+        action = rng.choice(legal)
+        read = parse_move(state, typed(action))
+        assert typed(read) == typed(action)  # type: ignore[arg-type]
+        assert apply(state, read).stars == apply(state, action).stars
+        state = apply(state, action)
