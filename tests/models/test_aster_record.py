@@ -144,3 +144,34 @@ def test_what_typed_writes_parse_move_reads_back(seed: int) -> None:
         assert typed(read) == typed(action)  # type: ignore[arg-type]
         assert apply(state, read).stars == apply(state, action).stars
         state = apply(state, action)
+
+
+# -- fuzz ----------------------------------------------------------------------------------------
+
+MOVE_WORDS = ["generate", "move_line", "move_ring", "nudge", "claim", "gravity", "supernova"]
+MOVE_WORDS += ["C", "2N", "3NE", "1se", "4SW", "9N", "Tri", "Crv", "small", "0", "-1", "", "é"]
+moves = st.lists(st.sampled_from(MOVE_WORDS), max_size=4).map(" ".join)
+record_like = st.fixed_dictionaries(
+    {"turns": st.lists(st.lists(moves, max_size=5), max_size=6)},
+    optional={
+        "players": st.lists(st.sampled_from(["red", "blue", "green", "pink"]), max_size=5),
+        "seed": st.integers(-2, 2**32),
+        "start": st.dictionaries(st.sampled_from(["player", "stars", "offer"]), st.text()),
+        "format": st.sampled_from(["asterion.aster-game/1", "asterion.aster-game/2", 1]),
+    },
+)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(record_like, json_values))
+def test_fuzz_a_record_is_read_or_refused_as_input(data: Any) -> None:
+    # Anything at all: a record, or an InputError naming the file (never another exception).
+    try:
+        record_from_data(data, "game.json")
+    except InputError as error:
+        assert error.source == "game.json" and "\n" not in str(error)
