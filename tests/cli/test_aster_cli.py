@@ -132,6 +132,26 @@ def test_review_json_shape_on_the_shipped_game() -> None:
     assert document["players"]["red"]["lost"] == turns[0]["lost"] + turns[2]["lost"]
 
 
+def test_review_draws_the_best_plan_of_the_costliest_turn(tmp_path: Path) -> None:
+    picture = tmp_path / "worst.svg"
+    code, out, _ = run("aster", "review", "--json", "--svg", str(picture))
+    turns = json.loads(out)["turns"]
+    worst = max(turns, key=lambda t: t["lost"])  # (the first of the costliest)
+    assert code == 0 and worst["lost"] > 0
+    svg = picture.read_text()
+    assert f"<title>turn {worst['turn']}: the best turn</title>" in svg
+    for item in worst["best"]["plan"]:  # each step's points appear in the frames
+        assert str(item.get("point", item.get("to"))) in svg
+
+
+def test_review_with_nothing_lost_draws_nothing(tmp_path: Path) -> None:
+    best = ["generate 1NE", "move_ring 3NE 3N", "move_line 2NE 4NE", "claim Tri"]
+    game = write(tmp_path, {"turns": [best]}, "game.json")
+    picture = tmp_path / "none.svg"
+    code, _, err = run("aster", "review", game, "--svg", str(picture))
+    assert code == 0 and not picture.exists() and "no turn lost anything" in err
+
+
 def test_review_names_the_move_the_rules_refuse(tmp_path: Path) -> None:
     game = write(tmp_path, {"turns": [["generate C"], ["move_line C 2N"]]}, "game.json")
     code, out, err = run("aster", "review", game)

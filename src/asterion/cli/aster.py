@@ -724,16 +724,24 @@ def review(
         float, time_limit_option("Seconds for each turn's best-turn solve.")
     ] = DEFAULT_TIME_LIMIT,
     json_out: JsonOpt = False,
+    svg: SvgOpt = None,
 ) -> None:
     """A post-mortem: each turn of a played game against the best turn from its start (card
-    points plus own stars claimed, as best-turn weighs them), and what it lost.
+    points plus own stars claimed, as best-turn weighs them), and what it lost; --svg
+    draws the best plan of the turn that lost the most.
 
     Exit status 0 when every loss is known, 3 when some best turn was not proven within
-    the time limit. Example: `asterion aster review game.json --json`.
+    the time limit. Example: `asterion aster review game.json --json --svg worst.svg`.
     """
     record = demo_record() if game is None else load_record(game)
     with progress_bar("turns reviewed", quiet=json_out) as progress:
         answer = review_game(record, time_limit=time_limit, progress=progress)
+    worst = answer.costliest
+    picture = None
+    if worst is not None and worst.best is not None and worst.best.best is not None:
+        plan, number = worst.best.best.certificate, worst.number
+        picture = lambda: _plan_picture(plan, f"turn {number}: the best turn")  # noqa: E731
+    save_svg(svg, picture, quiet=json_out, nothing="no turn lost anything")
     if json_out:
         print_json(answer.to_json())
     else:

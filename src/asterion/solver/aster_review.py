@@ -75,6 +75,12 @@ class GameReview:
         """Whether every turn's loss is known."""
         return all(turn.lost is not None for turn in self.turns)
 
+    @property
+    def costliest(self) -> TurnReview | None:
+        """The first turn that lost the most, if any lost anything."""
+        known = [turn for turn in self.turns if turn.lost]
+        return max(known, key=lambda turn: turn.lost or 0, default=None)
+
     def lost_by(self, player: Color) -> tuple[int, int]:
         """The player's known losses added up, and the turns whose loss is unknown."""
         own = [turn for turn in self.turns if turn.player is player]
