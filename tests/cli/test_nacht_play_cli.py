@@ -7,6 +7,7 @@ minimax for the value of a tiny known-order game.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -324,3 +325,43 @@ def test_a_practice_sky_too_large_names_the_order_file(tmp_path: Path) -> None:
     order = write(tmp_path, document, "order.json")
     code, _, err = run("nacht", "best-play", "--order", order)
     assert code == 2 and err.startswith(f"asterion: error: {order}: grid: a 5x5 sky")
+
+
+# -- review ---------------------------------------------------------------------------------------
+
+
+def test_review_json_on_the_shipped_game() -> None:
+    code, out, _ = run("nacht", "review", "--json")
+    document = json.loads(out)
+    assert code == 0
+    assert list(document) == ["moves", "players", "final_coins"]
+    moves = document["moves"]
+    for move in moves:
+        assert list(move) == [
+            "move",
+            "player",
+            "played",
+            "best",
+            "value_before",
+            "value_after",
+            "lost",
+        ]
+        sign = 1 if move["player"] == 0 else -1
+        assert move["lost"] == sign * (move["value_before"] - move["value_after"]) >= 0
+    for a, b in itertools.pairwise(moves):  # one value, seen from both sides of it
+        assert a["value_after"] == b["value_before"]
+    first, second = (p["lost"] for p in document["players"])
+    coins = document["final_coins"]
+    assert moves[0]["value_before"] - (coins[0] - coins[1]) == first - second
+
+
+def test_review_refuses_a_move_and_a_sky_too_large(tmp_path: Path) -> None:
+    game = write(tmp_path, {"format": "asterion.nacht-game/1", "deal": 1, "moves": ["pass"]})
+    # no practice sky and no tile set: the shipped 5x5 sky, over the exact search's 24 tiles
+    code, out, err = run("nacht", "review", game)
+    assert code == 2 and out == "" and "at most 24" in err
+    bad = {"format": "asterion.nacht-game/1", "practice": {"width": 3, "height": 3}, "deal": 1}
+    game = write(tmp_path, {**bad, "moves": ["knock T1"]}, "bad.json")
+    code, out, err = run("nacht", "review", game)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{game}: moves.0: knock T1: nobody passed over a fitting tile" in err

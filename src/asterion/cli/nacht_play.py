@@ -36,6 +36,8 @@ from asterion.solver.nacht_play_defaults import (
 
 if TYPE_CHECKING:  # the game and its analyses load on use (see asterion.cli.GROUPS)
     from asterion.models.nacht_game import Sky
+    from asterion.models.nacht_game_files import OrderSpec
+    from asterion.solver.nacht_review import NachtReview
 
 
 def _tileset_option(default: str) -> Any:
@@ -65,6 +67,20 @@ def _sky(option: Path | None, named: Path | None = None, referrer: Path | None =
         return solved_sky(tileset)
     except InputError as error:  # an inconsistent set: the file's fault
         raise error.located(str(path)) from None
+
+
+def _order_sky(spec: OrderSpec, path: Path | None, tileset: Path | None) -> tuple[Sky, Path | None]:
+    """The sky an order file (or a game record) plays on: ``--tileset``, else its practice
+    sky, else the tile set it names, else the shipped one; and the tile set file it comes
+    from, if any."""
+    from asterion.models.nacht_game_files import practice_tileset, tileset_path
+    from asterion.solver.nacht_play import solved_sky
+
+    if spec.practice is not None and tileset is None:
+        practice = spec.practice
+        return solved_sky(practice_tileset(practice.width, practice.height, practice.seed)), None
+    named = None if path is None else tileset_path(spec.tileset, path)
+    return _sky(tileset, named, path), tileset if tileset is not None else named
 
 
 EXAMPLE_ORDER: dict[str, Any] = {"practice": {"width": 3, "height": 4, "seed": 1}, "deal": 7}
@@ -192,15 +208,12 @@ def best_play(
     from asterion.models.nacht_game_files import (
         OrderSpec,
         order_state,
-        practice_tileset,
         read_order,
-        tileset_path,
     )
     from asterion.solver.nacht_play import (
         heuristic_shortfall,
         make_policy,
         solve_known_order,
-        solved_sky,
     )
     from asterion.solver.result import Status
 
@@ -208,14 +221,7 @@ def best_play(
         raise InputError(f"the exact search takes 2 players, not {players}", source="--players")
     # no order: the example's deal, on --tileset if given, else on its practice sky
     spec = OrderSpec.model_validate(EXAMPLE_ORDER) if order is None else read_order(order)
-    sky_file = None  # the tile set file the sky comes from, if any
-    if spec.practice is not None and tileset is None:
-        practice = spec.practice
-        sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
-    else:
-        named = None if order is None else tileset_path(spec.tileset, order)
-        sky_file = tileset if tileset is not None else named
-        sky = _sky(tileset, named, order)
+    sky, sky_file = _order_sky(spec, order, tileset)
     state = order_state(spec, sky, str(order or "--order"), players)
     try:
         with progress_bar("searching", quiet=json_out):
@@ -262,6 +268,71 @@ def best_play(
         if unsettled:
             console.print(f"shortfall not settled within the time limit: {', '.join(unsettled)}")
     finish(YES if answer.status is Status.OPTIMAL else UNKNOWN)
+
+
+@app.command("review")
+@reports_input_errors
+def review_command(
+    game: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A played game (nacht-game/1: a draw order file's fields and the moves; "
+            "default: greedy against denial on best-play's example deal).",
+        ),
+    ] = None,
+    tileset: Annotated[
+        Path | None, _tileset_option("the record's tile set or practice sky, else the shipped sky")
+    ] = None,
+    time_limit: Annotated[
+        float, time_limit_option("Seconds for the whole review before 'unknown'.")
+    ] = DEFAULT_EXACT_TIME_LIMIT,
+    json_out: JsonOpt = False,
+) -> None:
+    """A post-mortem of a two-player game, the draw order known once it is over: each
+    move's loss against perfect play (best-play's exact search) and the best move there.
+
+    Grids up to 24 tiles (4x6). Exit status 0 when every loss is known, 3 when the time
+    limit struck first. Example: `asterion nacht review game.json --json`.
+    """
+    from asterion.models.nacht_game_files import order_state
+    from asterion.models.nacht_record import DEMO_GAME, demo_game, read_game, replay
+    from asterion.solver.nacht_review import review_known_order
+
+    source = str(game) if game is not None else DEMO_GAME
+    spec = demo_game() if game is None else read_game(game)
+    sky, sky_file = _order_sky(spec, game, tileset)
+    states, moves = replay(order_state(spec, sky, source), spec.moves, source)
+    try:
+        with progress_bar("positions searched", quiet=json_out) as progress:
+            answer = review_known_order(states, moves, time_limit=time_limit, progress=progress)
+    except InputError as error:  # a sky too large for the exact search
+        raise error.located(str(sky_file or source)) from None
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        _print_nacht_review(answer, source)
+    finish(YES if answer.decided else UNKNOWN)
+
+
+def _print_nacht_review(answer: NachtReview, source: str) -> None:
+    console.print(
+        f"{source}: {counted(len(answer.moves), 'move')}, each against perfect play with the "
+        "draw order known (hindsight: the players did not know it)"
+    )
+    for m in answer.moves:
+        shortfall = "?" if m.lost is None else str(m.lost)
+        better = f"; best: {m.best}" if m.lost and m.best else ""
+        who = f"player {m.player + 1}"
+        console.print(f"  {m.index + 1:>3}. {who}: {m.played:<12} lost {shortfall}{better}")
+    first, last = answer.moves[0] if answer.moves else None, answer.final_coins
+    if first is not None and first.value_before is not None:
+        console.print(f"perfect play from the start: {first.value_before:+d} (seat 1 minus seat 2)")
+    console.print(f"played: final coins {' to '.join(str(c) for c in last)}")
+    for player in (0, 1):
+        lost, unknown = answer.lost_by(player)
+        open_ = f" ({counted(unknown, 'move')} unknown)" if unknown else ""
+        console.print(f"player {player + 1} lost {counted(lost, 'coin')} of margin{open_}")
 
 
 @app.command("advise")
