@@ -175,3 +175,20 @@ def test_fuzz_a_record_is_read_or_refused_as_input(data: Any) -> None:
         record_from_data(data, "game.json")
     except InputError as error:
         assert error.source == "game.json" and "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("move", "problem"),
+    [
+        ("generate 9ZZ", "unknown point '9ZZ'"),
+        ("generate", "generate is written 'generate POINT'"),
+        ("generate C extra", "generate is written 'generate POINT'"),
+        ("move_line C", "move_line is written 'move_line FROM TO'"),
+        ("supernova now", "supernova is written 'supernova'"),
+    ],
+)
+def test_words_that_name_no_action_are_refused_as_what_is_wrong(move: str, problem: str) -> None:
+    # (an outside audit: these read "no slot left this turn can do ...")
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([[move]]), "g")
+    assert caught.value.field == "turns.0.0" and problem in caught.value.problem

@@ -254,3 +254,13 @@ def test_a_generation_point_of_the_placement_is_filled_after_the_stars_that_pass
     assert check.placements == 1 and check.witness is not None
     kinds = [step.action.kind.value for step in check.witness.steps]
     assert kinds == ["generate", "move_ring", "generate"] and check.witness_turns == 2
+
+
+def test_a_board_without_the_opening_says_why_no_plan_is_sought() -> None:
+    # rules/aster.md A3: the starting stars stand on rings 2 and 3, which a 2-ring board lacks
+    # (an outside audit: the check said "sound" with no word on the missing plans).
+    pair = card("Two", [[0, 0], [1, 0]])
+    report = check_catalog(AsterRules(board=Board(rings=2), catalog=catalog(pair, *FILLERS[:3])))
+    assert "no-opening" in codes(report.warnings)
+    assert all(c.witness is None and c.reach is None for c in report.cards)
+    assert "not-formed-alone" not in codes(report.warnings)  # (the one reason is given once)

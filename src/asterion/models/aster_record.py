@@ -172,10 +172,36 @@ def parse_move(state: AsterState, text: str) -> Move:
         raise InputError(
             f"unknown move {words[0]!r} (an action symbol such as generate or move_line, or claim)"
         ) from None
+    _check_details(state, kind, rest)
     action = find_action(state, kind, rest)
     if action is None:
         raise InputError(f"no slot left this turn can do {text.strip()!r}")
     return action
+
+
+ARGUMENTS = {
+    ActionKind.GENERATE: ("POINT",),
+    ActionKind.GENERATE_TARGETED: ("POINT",),
+    ActionKind.MOVE_LINE: ("FROM", "TO"),
+    ActionKind.MOVE_RING: ("FROM", "TO"),
+    ActionKind.NUDGE: ("FROM", "TO"),
+    ActionKind.GRAVITY: ("small|large", "HOST"),
+}
+"""What follows each action's symbol in a record (nothing for the others)."""
+
+
+def _check_details(state: AsterState, kind: ActionKind, details: list[str]) -> None:
+    """Words that cannot name an action of ``kind`` at all, refused as what is wrong with
+    them rather than as "no slot can do it"."""
+    wanted = ARGUMENTS.get(kind, ())
+    if len(details) != len(wanted):
+        form = " ".join([kind.value, *wanted])
+        raise InputError(f"{kind.value} is written '{form}'")
+    if kind is ActionKind.GRAVITY:
+        return
+    unknown = [w for w in details if w.upper() not in state.board.index]
+    if unknown:
+        raise InputError(f"unknown point {unknown[0]!r} (a name like 2NE, 4S or C)")
 
 
 def find_action(state: AsterState, kind: ActionKind | None, details: list[str]) -> Action | None:

@@ -15,10 +15,13 @@ Problems (the game cannot be played as the rules say; the catalog is not *sound*
 Warnings (playable, but a designer may want to change it):
 
 ``same-shape``
-    constellations whose patterns are one shape under the transforms: they have the same
-    placements, so on this board one is present exactly when the other is;
+    constellations that fit the board and whose patterns are one shape under the
+    transforms: they have the same placements, so one is present exactly when the other is;
 ``not-formed-alone``
-    a constellation that fits the board, but for which no *witness* below was found.
+    a constellation that fits the board, but for which no *witness* below was found;
+``no-opening``
+    the board cannot hold the opening (A3 starts stars on rings 2 and 3): no witness and
+    no reach question.
 
 For each constellation that fits, a witness: a plan by which the first player of the opening
 forms it alone, the others passing. Each turn brings one star of the player's reserve onto an
@@ -119,7 +122,8 @@ def check_catalog(
     """
     constellations = [card for card in rules.catalog.cards if card.pattern]
     problems = [*base_card_findings(rules), *deck_findings(rules)]
-    opening = _opening(rules, problems)
+    setup = _opening(rules, problems)
+    opening = setup if isinstance(setup, AsterState) else None
     cards = []
     for done, card in enumerate(constellations):
         found = rules.placements_of(card)
@@ -136,6 +140,8 @@ def check_catalog(
         if not c.placements
     ]
     warnings = same_shape_findings(rules, constellations)
+    if isinstance(setup, Finding):
+        warnings.append(setup)
     if opening is not None:
         warnings += [
             Finding(
@@ -199,15 +205,18 @@ def same_shape_findings(rules: AsterRules, cards: list[Card]) -> list[Finding]:
     ]
 
 
-def _opening(rules: AsterRules, problems: list[Finding]) -> AsterState | None:
-    """The opening of a 2-player game, or None when the catalog cannot start one (a
-    problem already says why)."""
+def _opening(rules: AsterRules, problems: list[Finding]) -> AsterState | Finding | None:
+    """The opening of a 2-player game; None when the catalog cannot start one (a problem
+    already says why), or why the board cannot (A3's starting stars need ring 3)."""
     if any(f.code == "no-base-card" for f in problems):
         return None
     try:
         return AsterState.new_game(rules=rules)
-    except InputError:  # (e.g. an asymmetric variant's missing astronomer side)
-        return None
+    except InputError as error:
+        return Finding(
+            "no-opening",
+            f"the opening cannot be set up ({error.problem}): no plan is sought",
+        )
 
 
 def _reach(
