@@ -85,10 +85,10 @@ def test_a_claim_after_the_actions_and_nothing_after_it() -> None:
 
 def test_a_claim_without_points_takes_the_placement_with_most_own_stars() -> None:
     # A9, worked by hand: the diagonal pair (CMi in the provisional catalog) is present three
-    # times on the NE diagonal: 2NE-3NE (both red), 3NE-4NE and 4NE-C (one red star each).
+    # times on the NE diagonal: 3NE-4NE (both red), 2NE-3NE and 4NE-C (one red star each).
     state = state_from_data(
         {
-            "stars": {"2NE": "red", "3NE": "red", "4NE": "blue", "C": "red"},
+            "stars": {"2NE": "blue", "3NE": "red", "4NE": "red", "C": "blue"},
             "player": "red",
             "offer": ["CMi"],
         },
@@ -101,7 +101,7 @@ def test_a_claim_without_points_takes_the_placement_with_most_own_stars() -> Non
         ["4NE", "C"],
     ]
     chosen = parse_move(state, "claim CMi")
-    assert isinstance(chosen, Claim) and chosen.points == {"2NE", "3NE"}
+    assert isinstance(chosen, Claim) and chosen.points == {"3NE", "4NE"}
     named = parse_move(state, "claim CMi 4ne c")
     assert isinstance(named, Claim) and named.points == {"4NE", "C"}
     with pytest.raises(InputError, match="not present on 1N 2N"):

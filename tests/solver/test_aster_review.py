@@ -61,3 +61,13 @@ def test_no_face_up_card_means_nothing_to_lose() -> None:
     (turn,) = review_game(record).turns
     assert turn.best is None and turn.best_value == 0 and turn.lost == 0
     assert turn_value(turn.played) == 0
+
+
+def test_a_turn_that_can_claim_nothing_loses_nothing() -> None:
+    # Triangulum face up on an empty board, and only a victory point to play: no claim can
+    # be made (best-turn: infeasible), so the pass loses nothing, a known 0, not unknown.
+    start = {"player": "red", "actions": ["victory_point"], "offer": ["Tri"]}
+    record = record_from_data({"start": start, "turns": [["victory_point"]]}, "g")
+    (turn,) = review_game(record).turns
+    assert turn.best is not None and turn.best.status is Status.INFEASIBLE
+    assert turn.best_value == 0 and turn.lost == 0

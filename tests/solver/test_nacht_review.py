@@ -4,6 +4,7 @@ telescoping of values (what both seats lost adds up to how the result moved)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -110,3 +111,22 @@ def test_a_record_is_an_order_file_with_moves() -> None:
     with pytest.raises(ValueError):
         GameSpec.model_validate({"deal": 3})  # (no moves: that is an order file)
     assert [move_words(m, demo()[0][0]) for m in legal_moves(demo()[0][0])]
+
+
+def test_every_move_written_in_words_reads_back_knocks_included() -> None:
+    # Random play on the demo's sky until a knock window has been seen: each legal move,
+    # written as a record writes it, is read back as that very move.
+
+    states, _ = demo()
+    start, rng = states[0], random.Random(0)
+    kinds = set()
+    for _ in range(200):
+        state = start
+        while not state.is_over:
+            for move in legal_moves(state):
+                assert parse_move(state, move_words(move, state)) == move
+                kinds.add(move_words(move, state).split()[0])
+            state = apply(state, rng.choice(list(legal_moves(state))))
+        if {"knock", "no-knock"} <= kinds:
+            break
+    assert kinds == {"lay", "decline", "pass", "knock", "no-knock"}
