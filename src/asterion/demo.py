@@ -184,6 +184,31 @@ def _nacht_tour(out: Path) -> Iterator[str]:
         f"turning the picture ({turned.result.engine}, {turned.result.wall_time:.2f} s)"
     )
     yield from _edge_puzzle_tour()
+    yield _nacht_review_line()
+
+
+def _nacht_review_line() -> str:
+    """The shipped two-player game reviewed with the draw order known after it."""
+    from asterion.models.nacht_game_files import order_state, practice_tileset
+    from asterion.models.nacht_record import DEMO_GAME, demo_game, replay
+    from asterion.solver.nacht_play import solved_sky
+    from asterion.solver.nacht_review import review_known_order
+
+    spec = demo_game()
+    assert spec.practice is not None  # (the shipped record plays on a practice sky)
+    practice = spec.practice
+    sky = solved_sky(practice_tileset(practice.width, practice.height, practice.seed))
+    states, moves = replay(order_state(spec, sky, DEMO_GAME), spec.moves, DEMO_GAME)
+    review = review_known_order(states, moves, time_limit=30)
+    if not review.decided:
+        return "  post-mortem of a 3x4 game: not finished within 30 s"
+    lost = [review.lost_by(player)[0] for player in (0, 1)]
+    coins = " to ".join(str(c) for c in review.final_coins)
+    return (
+        f"  post-mortem of greedy against denial on a {sky.width}x{sky.height} sky, the order "
+        f"known after the game: final coins {coins}; against perfect play seat 1 lost "
+        f"{counted(lost[0], 'coin')} of margin, seat 2 {lost[1]} (exact search)"
+    )
 
 
 def _edge_puzzle_tour() -> Iterator[str]:
