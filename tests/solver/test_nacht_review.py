@@ -130,3 +130,13 @@ def test_every_move_written_in_words_reads_back_knocks_included() -> None:
         if {"knock", "no-knock"} <= kinds:
             break
     assert kinds == {"lay", "decline", "pass", "knock", "no-knock"}
+
+
+def test_a_finished_game_has_its_value_even_when_the_time_is_up() -> None:
+    # (an outside audit: at --time-limit 0.01 the last move's value_after was null, though
+    # a finished game's value is its coin difference)
+    states, moves = demo()
+    review = review_known_order(states, moves, time_limit=1e-9)
+    final = states[-1].coins[0] - states[-1].coins[1]
+    assert review.moves[-1].value_after == final
+    assert review.moves[0].value_before is None and not review.decided

@@ -25,6 +25,9 @@ from asterion.solver.nacht_play import GameValue, solve_known_order
 from asterion.solver.nacht_play_defaults import DEFAULT_EXACT_TIME_LIMIT
 from asterion.solver.result import Status
 
+OVER_SECONDS = 1.0
+"""Time granted to a finished game's "search" (it only reads the coins) past the deadline."""
+
 
 @dataclass(frozen=True)
 class MoveReview:
@@ -125,6 +128,8 @@ def _value(state: NachtState, deadline: float) -> GameValue | None:
     """The position's value within what is left of the time (None when none is left or the
     search did not finish); a finished game's value is its coin difference."""
     left = deadline - time.perf_counter()
+    if state.is_over:  # (nothing to search: known even when the time is up)
+        left = max(left, OVER_SECONDS)
     if left <= 0:
         return None
     answer = solve_known_order(state, time_limit=left)
