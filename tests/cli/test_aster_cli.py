@@ -357,7 +357,8 @@ def test_demo_writes_pictures(tmp_path: Path) -> None:
     # rules/aster.md: 88 IAU constellations and 5 obsolete ones
     assert "catalog check: sound; 93 of the 93 constellations formed by one player" in out
     assert "generated 7x7 edge-matching puzzle (3 frame, 6 inner colors): arranged" in out
-    # the shipped record's losses telescope to its fall from perfect play (+15 to 30 - 35)
+    # the shipped record's losses telescope to its fall from perfect play (+15 to 30 - 35);
+    # an outside audit's own minimax (session 37) found the same 28 and 8
     assert "final coins 30 to 35; against perfect play seat 1 lost 28 coins" in out
 
 
