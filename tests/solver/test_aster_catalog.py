@@ -264,3 +264,19 @@ def test_a_board_without_the_opening_says_why_no_plan_is_sought() -> None:
     assert "no-opening" in codes(report.warnings)
     assert all(c.witness is None and c.reach is None for c in report.cards)
     assert "not-formed-alone" not in codes(report.warnings)  # (the one reason is given once)
+
+
+def test_no_card_is_formed_sooner_than_one_new_star_a_turn_allows() -> None:
+    # Worked from the rules: the opening has 4 stars on the board (red's and blue's two) and
+    # red's action list generates once a turn, so within K turns at most 4 + K stars stand:
+    # a card of more stars is out of reach in K turns, and its witness takes at least
+    # stars - 4 turns. (An outside audit derived the same bound.)
+    rules = AsterRules(catalog=provisional_catalog())
+    report = check_catalog(rules, reach_turns=1, time_limit=30)
+    big = [c for c in report.cards if c.card.stars > 4 + 1]
+    assert big  # (the provisional catalog has 6- and 7-star cards)
+    for check in report.cards:
+        assert check.reach is not None and check.witness_turns is not None
+        assert check.witness_turns >= check.card.stars - 4
+        if check.card.stars > 5:
+            assert check.reach.status is Status.INFEASIBLE
