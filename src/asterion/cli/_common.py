@@ -206,3 +206,23 @@ def finish(code: int) -> None:
 def parse_json_option(text: str, option: str) -> Any:
     """Parse a JSON command-line value, naming the option on error as a file's name is."""
     return read_json_text(text, option)
+
+
+def write_json(path: Path | None, data: dict[str, Any]) -> bool:
+    """Write ``data`` to ``path``, or print it on stdout for None; whether a file was
+    written (so the caller may say so: stdout holds the document alone)."""
+    try:
+        # allow_nan=False: NaN and Infinity are not JSON, and the verifier would refuse them.
+        text = json.dumps(data, indent=1, allow_nan=False)
+    except ValueError:
+        raise InputError(
+            "not written: a value is NaN or infinite, which JSON cannot hold", source=str(path)
+        ) from None
+    if path is None:
+        sys.stdout.write(text + "\n")
+        return False
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
+    return True

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,6 +28,7 @@ from asterion.cli._common import (
     reports_input_errors,
     time_limit_option,
     typed_as,
+    write_json,
 )
 from asterion.errors import InputError
 from asterion.models.akelarre import (
@@ -34,9 +36,11 @@ from asterion.models.akelarre import (
     AkelarreRules,
     AkelarreState,
     Destination,
+    Message,
     TurnReport,
     destination_name,
     first_chooser,
+    outcome,
     parse_destination,
 )
 from asterion.models.akelarre_files import (
@@ -49,6 +53,7 @@ from asterion.models.akelarre_files import (
     load_supply,
     state_from_data,
 )
+from asterion.models.akelarre_record import record_data, record_players
 from asterion.models.files import read_json_file
 from asterion.render.akelarre_svg import bars_svg
 from asterion.render.svg import write_svg
@@ -56,6 +61,7 @@ from asterion.render.words import counted
 from asterion.solver.akelarre_balance import (
     METRIC_DEFINITIONS,
     BalanceReport,
+    deal_seed,
     make_policy,
     play_game,
     selfplay,
@@ -68,6 +74,7 @@ from asterion.solver.akelarre_equilibria import (
     turn_game,
 )
 from asterion.solver.akelarre_plan import PlanInstance, plan_cp_sat, plan_search
+from asterion.solver.akelarre_review import AkelarreReview
 
 app = typer.Typer(
     help="Akelarre: message chains, rites and objectives for 2-5 Sorginak.", no_args_is_help=True
@@ -518,14 +525,26 @@ def simulate(
     powers: PowersOpt = None,
     sabba_bonus: SabbaOpt = 1,
     json_out: JsonOpt = False,
+    record_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Also write the game as a record (akelarre-game/1) for `akelarre review`.",
+        ),
+    ] = None,
 ) -> None:
     """Play one seeded game and show it turn by turn: destinations, takes, objectives."""
     names = _policies(policies, players)
     rules = _rules(players, payouts, supply, objectives, powers, sabba_bonus)
     made = [make_policy(name) for name in names] + [make_policy("random")] * (rules.seats - players)
     log: list[TurnReport] = []
+    chains: list[list[Message]] = []
     with _blaming(objectives, "objectives"):
-        record = play_game(rules, made, seed, log=log)
+        record = play_game(rules, made, seed, log=log, chains=chains)
+    if record_out is not None:
+        start = AkelarreState.new_game(rules, seed=deal_seed(seed))
+        write_json(record_out, record_data(start, chains, seed=deal_seed(seed)))
     turns = [
         {
             "turn": report.turn,
@@ -580,3 +599,86 @@ def simulate(
         )
     winners = ", ".join(f"seat {s}" for s in record.winners)
     console.print(f"winner: {winners} (by {record.decided_by.value})")
+
+
+# -- review --------------------------------------------------------------------------------------
+
+
+@app.command()
+@reports_input_errors
+def review(
+    game: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A played game (akelarre-game/1: the start and each turn's messages; "
+            "default: the shipped example, greedy, random and equilibrium policies).",
+        ),
+    ] = None,
+    payouts: PayoutsOpt = None,
+    supply: SupplyOpt = None,
+    objectives: ObjectivesOpt = None,
+    powers: PowersOpt = None,
+    sabba_bonus: SabbaOpt = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """A post-mortem: each Sorginak's message weighed by its gain in objective progress
+    (exact), against the best response to what it had been told (the others equally
+    likely) and, in hindsight, against where the others really went.
+
+    `akelarre simulate --record FILE` writes a record. Example:
+    `asterion akelarre review game.json --json`.
+    """
+    from asterion.models.akelarre_record import DEMO_GAME, demo_data, record_from_data
+    from asterion.solver.akelarre_review import review_game
+
+    source = str(game) if game is not None else DEMO_GAME
+    data = demo_data() if game is None else read_json_file(game)
+    counted_players = record_players(data)
+    tables = (payouts, supply, objectives, powers, sabba_bonus)
+    rules = None if counted_players is None else _rules(counted_players, *tables)
+    with _blaming(objectives, "objectives"):
+        answer = review_game(record_from_data(data, source, rules))
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        _print_review(answer, source)
+
+
+def _print_review(answer: AkelarreReview, source: str) -> None:
+    console.print(
+        f"{source}: {counted(len(answer.record.turns), 'turn')}. Each message's gain in "
+        "objective progress this turn, and what it lost against the best response to what "
+        "the seat was told (the others equally likely) and in hindsight (the others where "
+        "they went); exact values with --json"
+    )
+    for d in answer.decisions:
+        told = ", ".join(f"s{s} {destination_name(t)}" for s, t in sorted(d.told.items()))
+        console.print(
+            f"  turn {d.turn:>2} seat {d.seat} (told {told or 'nothing'}): "
+            f"{destination_name(d.played)}, gain {_decimal(d.gain)}; lost "
+            f"{_loss(d.expected_loss, d.best_expected)} as told, "
+            f"{_loss(d.hindsight_loss, d.best_hindsight)} in hindsight"
+        )
+    for s in answer.seats:
+        console.print(
+            f"seat {s.seat}: lost {_decimal(s.expected_loss)} as told ({s.off_best} of "
+            f"{counted(s.decisions, 'message')} not a best response), "
+            f"{_decimal(s.hindsight_loss)} in hindsight"
+        )
+    end = answer.record.end
+    if end.is_over:
+        result = outcome(end)
+        winners = ", ".join(f"seat {w}" for w in result.winners)
+        console.print(f"winner: {winners} (by {result.decided_by.value})")
+
+
+def _decimal(value: Fraction) -> str:
+    return f"{float(value):.2f}"
+
+
+def _loss(value: Fraction, best: tuple[Destination, ...]) -> str:
+    """A loss, with the best destinations when it is not zero."""
+    if not value:
+        return "0"
+    return f"{_decimal(value)} (best {'/'.join(destination_name(b) for b in best)})"

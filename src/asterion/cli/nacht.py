@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,6 +23,7 @@ from asterion.cli._common import (
     solver_seed_option,
     time_limit_option,
     typed_as,
+    write_json,
 )
 from asterion.errors import InputError
 from asterion.models.edges import MAX_SIDE, MIN_SIDE, Arrangement
@@ -352,7 +351,7 @@ def cut_command(
             allow_border_fragments=allow_border_fragments,
             shuffle_seed=shuffle,
         )
-    if _write_json(out, tileset_to_data(tileset)):
+    if write_json(out, tileset_to_data(tileset)):
         console.print(
             f"{out}: {len(tileset.tiles)} tiles, "
             f"{counted(len(tileset.constellations), 'constellation')}"
@@ -370,7 +369,7 @@ def convert(
 ) -> None:
     """Write a tile set (e.g. an edge-matching text puzzle) in the JSON format."""
     tileset = load_tileset(source)
-    if _write_json(target, tileset_to_data(tileset)):
+    if write_json(target, tileset_to_data(tileset)):
         console.print(f"{target}: {len(tileset.tiles)} tiles")
 
 
@@ -378,26 +377,6 @@ def convert(
 def schema() -> None:
     """Print the JSON Schema of the tile-set format."""
     print_json(tileset_schema())
-
-
-def _write_json(path: Path | None, data: dict[str, Any]) -> bool:
-    """Write ``data`` to ``path``, or print it on stdout for None; whether a file was
-    written (so the caller may say so: stdout holds the document alone)."""
-    try:
-        # allow_nan=False: NaN and Infinity are not JSON, and the verifier would refuse them.
-        text = json.dumps(data, indent=1, allow_nan=False)
-    except ValueError:
-        raise InputError(
-            "not written: a value is NaN or infinite, which JSON cannot hold", source=str(path)
-        ) from None
-    if path is None:
-        sys.stdout.write(text + "\n")
-        return False
-    try:
-        path.write_text(text + "\n", encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot write: {error.strerror}", source=str(path)) from None
-    return True
 
 
 from asterion.cli import nacht_play  # noqa: E402,F401  (registers the play commands)

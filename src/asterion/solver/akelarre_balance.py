@@ -328,17 +328,24 @@ class GameRecord:
     powers: tuple[int, ...] = ()
 
 
+def deal_seed(seed: int, game: int = 0) -> int:
+    """The seed :meth:`AkelarreState.new_game` deals game ``game`` of a run seeded ``seed``
+    with."""
+    return random.Random(f"akelarre-deal:{seed}:{game}").getrandbits(32)
+
+
 def play_game(
     rules: AkelarreRules,
     policies: Sequence[Policy],
     seed: int,
     game: int = 0,
     log: list[TurnReport] | None = None,
+    chains: list[list[Message]] | None = None,
 ) -> GameRecord:
     """One seeded game, seat ``s`` played by ``policies[s]``; every message is checked.
-    Each turn's report is appended to ``log`` if given."""
-    deal = random.Random(f"akelarre-deal:{seed}:{game}").getrandbits(32)
-    state = AkelarreState.new_game(rules, seed=deal)
+    Each turn's report is appended to ``log`` if given, and its messages in the order given
+    to ``chains``."""
+    state = AkelarreState.new_game(rules, seed=deal_seed(seed, game))
     first = state.first
     rngs = [random.Random(f"akelarre-seat:{seed}:{game}:{s}") for s in range(rules.seats)]
     counts = {"decisions": 0, "legal": 0, "choice": 0}
@@ -354,6 +361,10 @@ def play_game(
             counts["choice"] += len(legal) > 1
         if action not in legal:
             raise IllegalActionError(f"policy {policies[state.holder].name} chose {action}")
+        if chains is not None:
+            if not state.chain:  # (a turn's first message)
+                chains.append([])
+            chains[-1].append(action)
         state, report = apply_with_report(state, action)
         if report is not None:
             reports.append(report)
