@@ -247,3 +247,19 @@ def _akelarre_tour() -> Iterator[str]:
         f"  20 greedy games, 4 players: win rate by turn-order position {rates} "
         f"(balance {report.metrics['balance']:.2f})"
     )
+    yield _akelarre_review_line()
+
+
+def _akelarre_review_line() -> str:
+    """The shipped game reviewed: how often each policy chose a best response."""
+    from asterion.models.akelarre_record import DEMO_GAME, demo_data, record_from_data
+    from asterion.solver.akelarre_review import review_game
+
+    review = review_game(record_from_data(demo_data(), DEMO_GAME))
+    best = ", ".join(
+        f"seat {s.seat} {s.decisions - s.off_best} of {s.decisions}" for s in review.seats
+    )
+    return (
+        "  post-mortem of a 3-player game (greedy, random, equilibrium): messages that were a "
+        f"best response to what the seat was told: {best}"
+    )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from clirun import run, write
@@ -234,3 +236,70 @@ def test_bad_policies_name_the_option(command: str, policies: str, problem: str)
     code, out, err = run("akelarre", command, "--players", "3", "--policies", policies)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("asterion: error: --policies: ") and problem in err
+
+
+def test_review_of_the_shipped_game() -> None:
+    code, out, _ = run("akelarre", "review")
+    assert code == 0
+    assert "13 turns" in out and "winner: seat" in out
+    assert len(re.findall(r"^  turn +\d+ seat \d", out, re.MULTILINE)) == 13 * 3
+
+
+def test_simulate_record_then_review_agree_on_the_game(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out, _ = run(
+        "akelarre", "simulate", "--players", "4", "--seed", "5", "--record", str(record), "--json"
+    )
+    played = json.loads(out)
+    assert code == 0
+    code, out, _ = run("akelarre", "review", str(record), "--json")
+    review = json.loads(out)
+    assert code == 0 and review["over"] is True
+    # the record replays to the game simulate played
+    assert review["completed"] == played["completed"] and review["winners"] == played["winners"]
+    assert [t["destinations"] for t in review["turns"]] == [
+        t["destinations"] for t in played["turns"]
+    ]
+    decisions = [d for t in review["turns"] for d in t["decisions"]]
+    assert len(decisions) == 4 * len(played["turns"])
+    for d in decisions:
+        expected = {k: Fraction(v) for k, v in d["expected"].items()}
+        hindsight = {k: Fraction(v) for k, v in d["hindsight"].items()}
+        assert Fraction(d["expected_loss"]) == max(expected.values()) - expected[d["played"]]
+        assert Fraction(d["hindsight_loss"]) == max(hindsight.values()) - Fraction(d["gain"])
+        assert Fraction(d["gain"]) == hindsight[d["played"]]
+    for seat in review["seats"]:
+        own = [d for d in decisions if d["seat"] == seat["seat"]]
+        assert Fraction(seat["expected_loss"]) == sum(Fraction(d["expected_loss"]) for d in own)
+        assert seat["off_best"] == sum(d["played"] not in d["best_expected"] for d in own)
+
+
+def test_review_takes_the_games_tables(tmp_path: Path) -> None:
+    objectives = write(tmp_path, FIRE_ONLY, "objectives.json")
+    start = {"players": 3, "seats": [{"private": f"F{k}"} for k in range(3)]}
+    game = write(tmp_path, {"start": start, "turns": [["fire to 1", "earth to 2", "fire"]]})
+    code, out, _ = run("akelarre", "review", game, "--objectives", objectives, "--json")
+    assert code == 0
+    # seat 1 left fire to seats 0 and 2 (see tests/solver/test_akelarre_review.py)
+    assert json.loads(out)["seats"][1]["hindsight_loss"] == "3/16"
+    code, _, err = run("akelarre", "review", game)
+    assert code == 2 and "start: seats.0.private: unknown card 'F0'" in err
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        (
+            {"players": 3, "first": 0, "turns": [["fire to 1", "lava", "fire"]]},
+            "turns.0.1: unknown",
+        ),
+        (
+            {"players": 3, "turns": [["fire"]]},
+            "turns.0: a turn's chain has 3 messages, one per seat, not 1",
+        ),
+        ("{", "not valid JSON"),
+    ],
+)
+def test_review_of_a_bad_record_is_one_line(tmp_path: Path, record: Any, problem: str) -> None:
+    code, out, err = run("akelarre", "review", write(tmp_path, record))
+    assert code == 2 and problem in err and len(err.strip().splitlines()) == 1 and not out

@@ -7,6 +7,7 @@ in a comment beside them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -360,6 +361,10 @@ def test_demo_writes_pictures(tmp_path: Path) -> None:
     # the shipped record's losses telescope to its fall from perfect play (+15 to 30 - 35);
     # an outside audit's own minimax (session 37) found the same 28 and 8
     assert "final coins 30 to 35; against perfect play seat 1 lost 28 coins" in out
+    # the Akelarre post-mortem: the random policy (seat 1) answers what it was told less often
+    # than the equilibrium policy (seat 2), which plays best responses
+    best = re.search(r"seat 1 (\d+) of 13, seat 2 (\d+) of 13", out)
+    assert best is not None and int(best[1]) < int(best[2])
 
 
 def test_bad_catalog_file_is_one_line(tmp_path: Path) -> None:

@@ -160,8 +160,9 @@ def _play_turn(state: AkelarreState, words: list[str], source: str, field: str) 
     seats = state.rules.seats
     if len(words) != seats:
         raise InputError(
-            f"{len(words)} messages; a turn's chain has {seats}, one per seat"
-            + (" (the virtual player's first)" if state.rules.has_virtual else ""),
+            f"a turn's chain has {seats} messages, one per seat"
+            + (" (the virtual player's first)" if state.rules.has_virtual else "")
+            + f", not {len(words)}",
             source=source,
             field=field,
         )
