@@ -595,7 +595,8 @@ def simulate(
         console.print(
             f"seat {seat} ({names[seat]}): "
             f"{counted(len(document['completed'][seat]), 'objective')}, "
-            f"{document['resources_left'][seat]} resources, {document['powers'][seat]} powers"
+            f"{counted(document['resources_left'][seat], 'resource')}, "
+            f"{counted(document['powers'][seat], 'power')}"
         )
     winners = ", ".join(f"seat {s}" for s in record.winners)
     console.print(f"winner: {winners} (by {record.decided_by.value})")
