@@ -23,15 +23,25 @@ from asterion.cli._common import (
     save_svg,
     time_limit_option,
     typed_as,
+    write_json,
 )
 from asterion.errors import InputError
-from asterion.models.stellar import Score, StellarRules, StellarState
+from asterion.models.files import read_json_file
+from asterion.models.stellar import Move, Score, StellarRules, StellarState
 from asterion.models.stellar_cards import Deck, load_deck
 from asterion.models.stellar_files import load_game
+from asterion.models.stellar_record import record_data
 from asterion.models.stellar_solo import deal_solo_puzzle, load_solo_puzzle
 from asterion.render.stellar_svg import score_distribution_svg, telescope_svg
+from asterion.render.words import counted
 from asterion.solver.stellar_play import advise as advise_moves
-from asterion.solver.stellar_play import greedy_game, make_policy, selfplay
+from asterion.solver.stellar_play import greedy_game, make_policy, selfplay, selfplay_game
+from asterion.solver.stellar_review import (
+    DEFAULT_REVIEW_SAMPLES,
+    DEFAULT_REVIEW_TIME_LIMIT,
+    DEFAULT_REVIEW_WIDTH,
+    StellarReview,
+)
 from asterion.solver.stellar_score import score_position
 from asterion.solver.stellar_solo import METHODS, solve_solo
 
@@ -180,6 +190,15 @@ def selfplay_command(
     ] = None,
     deck_file: DeckOpt = None,
     json_out: JsonOpt = False,
+    record_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            metavar="FILE",
+            help="Also write the first game (the first policy moving first) as a record "
+            "(stellar-record/1) for `stellar review`.",
+        ),
+    ] = None,
 ) -> None:
     """Two policies play many seeded games: win rates and score distributions."""
     names = [name.strip() for name in policies.split(",")]
@@ -192,6 +211,10 @@ def selfplay_command(
     with progress_bar("playing", quiet=json_out) as progress:
         rules = StellarRules(deck=load_deck(deck_file)) if deck_file is not None else None
         report = selfplay(first, second, games, seed, rules=rules, progress=progress)
+    if record_out is not None:
+        moves: list[Move] = []
+        game = selfplay_game(first, second, seed, 0, rules or StellarRules(), moves)
+        write_json(record_out, record_data(game.deal, moves))
     save_svg(
         plot, lambda: score_distribution_svg(report, title="Stellar self-play"), quiet=json_out
     )
@@ -260,3 +283,89 @@ def solve(
         for number, move in enumerate(answer.plan, start=1):
             console.print(f"  {number:>2}. {move}")
     finish(YES if answer.best_score is not None else UNKNOWN)
+
+
+@app.command()
+@reports_input_errors
+def review(
+    game: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="GAME",
+            help="A played game (stellar-record/1: the deal and every move in words; "
+            "default: greedy, player 1, against random).",
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option(min=2, max=10_000, help="Sampled deals per move reviewed.")
+    ] = DEFAULT_REVIEW_SAMPLES,
+    width: Annotated[
+        int,
+        typer.Option(
+            min=1, max=1_000, help="Moves the greedy valuation rates highest, each compared."
+        ),
+    ] = DEFAULT_REVIEW_WIDTH,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    time_limit: Annotated[
+        float, time_limit_option("Seconds for the whole review before 'unknown'.")
+    ] = DEFAULT_REVIEW_TIME_LIMIT,
+    deck_file: DeckOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A post-mortem as each player saw the game: every move against the moves the greedy
+    valuation rates highest, by expected final score over sampled deals of the cards the
+    mover could not see (paired, with a 95% interval of the loss).
+
+    `stellar selfplay --record FILE` writes a record. Exit status 0 when every move was
+    weighed, 3 when the time limit struck first. Example: `asterion stellar review game.json`.
+    """
+    from asterion.models.stellar_record import DEMO_GAME, demo_data, record_from_data
+    from asterion.solver.stellar_review import review_game
+
+    deck = load_deck(deck_file) if deck_file is not None else None
+    source = str(game) if game is not None else DEMO_GAME
+    data = demo_data() if game is None else read_json_file(game)
+    record = record_from_data(data, source, deck)
+    with progress_bar("moves weighed", quiet=json_out) as progress:
+        answer = review_game(
+            record.states,
+            record.moves,
+            samples=samples,
+            width=width,
+            seed=seed,
+            time_limit=time_limit,
+            progress=progress,
+        )
+    if json_out:
+        print_json(answer.to_json())
+    else:
+        _print_review(answer, source)
+    finish(YES if answer.decided else UNKNOWN)
+
+
+def _print_review(answer: StellarReview, source: str) -> None:
+    console.print(
+        f"{source}: {counted(len(answer.moves), 'move')}, each against the "
+        f"{answer.width} the greedy valuation rates highest, by expected final score over "
+        f"{answer.samples} sampled deals of what the mover could not see"
+    )
+    for m in answer.moves:
+        interval = m.loss_interval
+        if m.forced:
+            verdict = "forced"
+        elif m.loss is None or interval is None:
+            verdict = "unknown (time limit)"
+        else:
+            verdict = f"lost {m.loss:.1f} [{interval[0]:.1f}, {interval[1]:.1f}]"
+            if m.best != m.played:
+                verdict += f"{' (clear)' if m.clear else ''}; best: {m.best}"
+        console.print(f"  {m.index + 1:>3}. player {m.player + 1}: {m.played}: {verdict}")
+    for player in (0, 1):
+        summary = answer.player_summary(player)
+        unknown = f", {summary['unknown']} unknown" if summary["unknown"] else ""
+        console.print(
+            f"player {player + 1}: lost {summary['loss']:.1f} in all over {summary['moves']} "
+            f"moves, {summary['clear']} of them clear{unknown}"
+        )
+    if answer.final is not None:
+        console.print(f"final scores: {answer.final[0]} to {answer.final[1]}")

@@ -78,6 +78,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -128,17 +129,21 @@ __all__ = [
     "GreedyPolicy",
     "MoveAdvice",
     "Objective",
+    "PlayedComparison",
     "Policy",
     "RandomPolicy",
     "SelfPlayReport",
     "advise",
+    "compare_played",
     "confidence_interval",
+    "distinct_moves",
     "final_totals",
     "legal_turns",
     "make_policy",
     "mover",
     "play_out",
     "selfplay",
+    "selfplay_game",
 ]
 
 # -- parameters -------------------------------------------------------------------------------
@@ -808,17 +813,22 @@ def play_out(
     rng: random.Random | tuple[random.Random, random.Random],
     *,
     checked: bool = True,
+    moves: list[Move] | None = None,
 ) -> StellarState:
     """The finished game after seat ``i`` plays ``policies[i]`` from ``state`` on.
 
     ``rng`` is shared or one per seat; ``checked`` applies every move through the engine's
-    legality check (:func:`~asterion.models.stellar.apply`), else unchecked (rollouts).
+    legality check (:func:`~asterion.models.stellar.apply`), else unchecked (rollouts). The
+    moves are appended to ``moves`` if given.
     """
     rngs = rng if isinstance(rng, tuple) else (rng, rng)
     step = apply if checked else apply_unchecked
     while state.phase != "over":
         who = mover(state)
-        state = step(state, policies[who].choose(state, rngs[who]))
+        move = policies[who].choose(state, rngs[who])
+        if moves is not None:
+            moves.append(move)
+        state = step(state, move)
     return state
 
 
@@ -1056,27 +1066,10 @@ def _advise(
         raise InputError(f"samples must be at least 2, not {samples}", field="samples")
     if objective == "margin" and state.rules.is_solo:
         raise InputError("a solo position has no opponent: use the score objective")
-    player = mover(state)
     entries = _groups(state, moves)
     if width is not None and len(entries) > width:
         entries = _widest(state, entries, width)
-
-    deals: list[StellarState] = []
-
-    def deal(j: int) -> StellarState:
-        while len(deals) <= j:
-            deals.append(_determinize(state, player, random.Random(f"stellar-deal:{seed}:{j}")))
-        return deals[j]
-
-    def sample(entry: _Entry, j: int) -> int:
-        rng = random.Random(f"stellar-rollout:{seed}:{j}")
-        world = deal(j)
-        move = entry.moves[0]
-        if entry.slot_after_draw:
-            move = rollout_policy.choose_from(world, _drawn_turns(world, player, move), rng)
-        after = apply_unchecked(world, move)
-        final = play_out(after, (rollout_policy, rollout_policy), rng, checked=False)
-        return _final_value(final, player, objective)
+    sample = _Sampler(state, seed, rollout_policy, objective)
 
     # -- sequential halving: a round doubles the samples of the better half ------------------
     target = min(samples, FIRST_ROUND_SAMPLES) if halving else samples
@@ -1103,6 +1096,100 @@ def _advise(
     order = {id(entry): i for i, entry in enumerate(entries)}
     ranked = sorted(entries, key=lambda e: (-e.round, -e.mean, order[id(e)]))
     return [_advice(entry) for entry in ranked]
+
+
+class _Sampler:
+    """``sampler(entry, j)``: the value of ``entry``'s move in sampled deal ``j`` of
+    ``state``, rolled out to the end. Deal ``j`` and its rollout's random stream are the same
+    for every entry (common random numbers)."""
+
+    def __init__(
+        self, state: StellarState, seed: int, rollout_policy: Policy, objective: Objective
+    ) -> None:
+        self.state, self.seed = state, seed
+        self.policy, self.objective = rollout_policy, objective
+        self.player = mover(state)
+        self.deals: list[StellarState] = []
+
+    def deal(self, j: int) -> StellarState:
+        while len(self.deals) <= j:
+            rng = random.Random(f"stellar-deal:{self.seed}:{len(self.deals)}")
+            self.deals.append(_determinize(self.state, self.player, rng))
+        return self.deals[j]
+
+    def __call__(self, entry: _Entry, j: int) -> int:
+        rng = random.Random(f"stellar-rollout:{self.seed}:{j}")
+        world = self.deal(j)
+        move = entry.moves[0]
+        if entry.slot_after_draw:
+            move = self.policy.choose_from(world, _drawn_turns(world, self.player, move), rng)
+        after = apply_unchecked(world, move)
+        final = play_out(after, (self.policy, self.policy), rng, checked=False)
+        return _final_value(final, self.player, self.objective)
+
+
+@dataclass(frozen=True)
+class PlayedComparison:
+    """A played move weighed against the moves the greedy valuation rates highest, all on the
+    same sampled deals: ``values[i][j]`` is candidate ``i``'s value in deal ``j``."""
+
+    candidates: tuple[MoveAdvice, ...]
+    """The entries compared, in the engine's order; the played move's is among them."""
+    values: tuple[tuple[int, ...], ...]
+    played: int
+    """The index of the played move's entry."""
+
+    @property
+    def best(self) -> int:
+        """The index of an entry with the highest mean: the played one if it has it, else the
+        first in engine order."""
+        means = [c.mean for c in self.candidates]
+        top = max(means)
+        return self.played if means[self.played] == top else means.index(top)
+
+
+def compare_played(
+    state: StellarState,
+    played: Move,
+    *,
+    width: int,
+    samples: int,
+    seed: int = 0,
+    rollout_policy: Policy | None = None,
+    objective: Objective = "score",
+    deadline: float | None = None,
+) -> PlayedComparison | None:
+    """``played`` (a legal move of ``state``) against the ``width`` entries of :func:`advise`
+    the greedy valuation rates highest, each on the same ``samples`` sampled deals (no
+    halving). None if the clock passes ``deadline`` (``time.perf_counter()``) first.
+
+    :raises InputError: for an illegal move or an out-of-range sample count.
+    """
+    if not 2 <= samples <= MAX_SAMPLES:
+        raise InputError(f"samples must be 2 to {MAX_SAMPLES}, not {samples}", field="samples")
+    entries = _groups(state, _all_moves(state))
+    mine = next((e for e in entries if played in e.moves), None)
+    if mine is None:
+        raise InputError(f"{played} is not a legal move here")
+    chosen = {id(e) for e in (_widest(state, entries, width) if len(entries) > width else entries)}
+    candidates = [e for e in entries if e is mine or id(e) in chosen]
+    sample = _Sampler(state, seed, rollout_policy or GreedyPolicy(), objective)
+    for j in range(samples):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        for entry in candidates:
+            entry.values.append(sample(entry, j))
+    return PlayedComparison(
+        tuple(_advice(e) for e in candidates),
+        tuple(tuple(e.values) for e in candidates),
+        candidates.index(mine),
+    )
+
+
+def distinct_moves(state: StellarState) -> int:
+    """How many entries :func:`advise` would rank: legal moves, those reaching the same
+    position counted once."""
+    return len(_groups(state, _all_moves(state)))
 
 
 def _widest(state: StellarState, entries: list[_Entry], width: int) -> list[_Entry]:
@@ -1277,16 +1364,28 @@ def selfplay(
         raise InputError("self-play needs two players, not a solo game")
     records = []
     for g in range(games):
-        deal = random.Random(f"stellar-selfplay-deal:{seed}:{g // 2}").getrandbits(32)
-        a_seat = g % 2
-        seats = (policy_a, policy_b) if a_seat == 0 else (policy_b, policy_a)
-        rngs = (
-            random.Random(f"stellar-selfplay:{seed}:{g}:0"),
-            random.Random(f"stellar-selfplay:{seed}:{g}:1"),
-        )
-        final = play_out(StellarState.new_game(rules, seed=deal), seats, rngs)
-        totals = [s.total for s in score(final)]
-        records.append(GameRecord(deal, a_seat, totals[a_seat], totals[1 - a_seat]))
+        records.append(selfplay_game(policy_a, policy_b, seed, g, rules))
         if progress is not None:
             progress(g + 1, games)
     return SelfPlayReport((policy_a.name, policy_b.name), seed, tuple(records))
+
+
+def selfplay_game(
+    policy_a: Policy,
+    policy_b: Policy,
+    seed: int,
+    game: int,
+    rules: StellarRules,
+    moves: list[Move] | None = None,
+) -> GameRecord:
+    """Game ``game`` of :func:`selfplay`; its moves are appended to ``moves`` if given."""
+    deal = random.Random(f"stellar-selfplay-deal:{seed}:{game // 2}").getrandbits(32)
+    a_seat = game % 2
+    seats = (policy_a, policy_b) if a_seat == 0 else (policy_b, policy_a)
+    rngs = (
+        random.Random(f"stellar-selfplay:{seed}:{game}:0"),
+        random.Random(f"stellar-selfplay:{seed}:{game}:1"),
+    )
+    final = play_out(StellarState.new_game(rules, seed=deal), seats, rngs, moves=moves)
+    totals = [s.total for s in score(final)]
+    return GameRecord(deal, a_seat, totals[a_seat], totals[1 - a_seat])
