@@ -203,3 +203,44 @@ def test_advise_without_a_game_advises_the_first_turn_of_the_deal(tmp_path: Path
     code, out, _ = run("stellar", "advise", "--samples", "2", "--json")
     assert code == 0
     assert out == run("stellar", "advise", path, "--samples", "2", "--json")[1]
+
+
+def test_selfplay_record_then_review(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    code, out, _ = run(
+        "stellar", "selfplay", "--games", "1", "--policies", "greedy,random",
+        "--record", str(record), "--json",
+    )  # fmt: skip
+    played = json.loads(out)
+    assert code == 0
+    code, out, _ = run(
+        "stellar", "review", str(record), "--samples", "2", "--width", "1", "--json"
+    )
+    review = json.loads(out)
+    assert code == 0
+    # the record replays to the game self-play scored (greedy moved first)
+    assert review["final_scores"] == [played["scores"][0][0], played["scores"][1][0]]
+    moves = review["moves"]
+    assert sum(m["played"].startswith("take") for m in moves) == 22  # 11 turns each
+    for m in moves:
+        if not m["forced"]:
+            assert m["loss"] == pytest.approx(m["best_mean"] - m["played_mean"], abs=1e-3)
+            assert m["loss_ci95"][0] <= m["loss"] <= m["loss_ci95"][1]
+    assert [p["moves"] for p in review["players"]] == [
+        sum(m["player"] == p for m in moves) for p in (0, 1)
+    ]
+
+
+def test_review_out_of_time_is_exit_3(tmp_path: Path) -> None:
+    code, out, _ = run("stellar", "review", "--time-limit", "0.01", "--json")
+    review = json.loads(out)
+    assert code == 3
+    assert any(m["loss"] is None for m in review["moves"])
+    assert all((m["loss"] is None) == (not m["forced"]) for m in review["moves"])
+
+
+def test_review_of_a_bad_record_is_one_line(tmp_path: Path) -> None:
+    game = write(tmp_path, {"deal": 1, "moves": ["take 9, play nothing"]}, "game.json")
+    code, out, err = run("stellar", "review", game)
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1
+    assert "game.json: moves.0: not a legal move here" in err
