@@ -213,7 +213,7 @@ def test_selfplay_record_then_review(tmp_path: Path) -> None:
     )  # fmt: skip
     played = json.loads(out)
     assert code == 0
-    code, out, _ = run("stellar", "review", str(record), "--samples", "2", "--width", "1", "--json")
+    code, out, _ = run("stellar", "review", str(record), "--samples", "4", "--width", "1", "--json")
     review = json.loads(out)
     assert code == 0
     # the record replays to the game self-play scored (greedy moved first)

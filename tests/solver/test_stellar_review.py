@@ -3,8 +3,10 @@ when the clock runs out, the same for the same seed."""
 
 from __future__ import annotations
 
+import math
 import random
-from fractions import Fraction
+
+import pytest
 
 from asterion.models.stellar import (
     FinalNote,
@@ -81,19 +83,22 @@ def test_a_final_note_is_weighed_exactly() -> None:
             assert reviewed.best == str(best)
 
 
-def test_the_loss_is_the_difference_of_the_paired_means() -> None:
+def test_the_best_is_chosen_on_half_the_deals_and_measured_on_the_rest() -> None:
     states, moves = greedy_until_final(3)
-    review = review_game(states[:6], moves[:5], samples=6, width=3, seed=2)
+    review = review_game(states[:6], moves[:5], samples=8, width=3, seed=2)
     for m in review.moves:
         if m.forced:
             assert m.loss == 0 and m.comparison is None
             continue
-        c = m.comparison
-        assert c is not None and len(c.values[0]) == 6
-        best, played = c.candidates[c.best], c.candidates[c.played]
-        assert best.mean >= max(x.mean for x in c.candidates)
-        assert m.loss is not None and abs(m.loss - (best.mean - played.mean)) < 1e-9
-        assert m.loss >= 0 and str(moves[m.index]) in {str(x) for x in played.moves}
+        c, best = m.comparison, m.best_index
+        assert c is not None and best is not None and len(c.values[0]) == 8
+        assert str(moves[m.index]) in {str(x) for x in c.candidates[c.played].moves}
+        chosen = [sum(values[:4]) for values in c.values]
+        assert chosen[best] == max(chosen)
+        measured = sum(c.values[best][4:]) - sum(c.values[c.played][4:])
+        assert m.loss is not None and abs(m.loss - measured / 4) < 1e-9
+        data = m.to_json()
+        assert data["best_mean"] - data["played_mean"] == pytest.approx(m.loss, abs=1e-3)
 
 
 def test_no_time_left_is_unknown_not_zero() -> None:
@@ -104,7 +109,7 @@ def test_no_time_left_is_unknown_not_zero() -> None:
         assert m.known == m.forced
         assert (m.loss is None) == (not m.forced)
     summary = review.player_summary(0)
-    assert summary["unknown"] == sum(1 for m in review.moves if m.player == 0 and not m.forced)
+    assert summary.unknown == sum(1 for m in review.moves if m.player == 0 and not m.forced)
 
 
 def test_the_same_seed_gives_the_same_review() -> None:
@@ -118,8 +123,12 @@ def test_the_summary_adds_the_losses_up() -> None:
     review = review_game(states[:7], moves[:6], samples=4, width=2)
     for player in (0, 1):
         own = [m for m in review.moves if m.player == player]
-        total = sum(Fraction(m.loss or 0) for m in own)
-        assert abs(review.player_summary(player)["loss"] - float(total)) < 1e-3  # type: ignore[operator]
+        summary = review.player_summary(player)
+        assert summary.loss == pytest.approx(sum(m.loss or 0 for m in own))
+        low, high = summary.loss_interval
+        widths = [(m.loss_interval[1] - m.loss_interval[0]) / 2 for m in own if m.loss_interval]
+        assert high - summary.loss == pytest.approx(math.sqrt(sum(w * w for w in widths)))
+        assert summary.loss - low == pytest.approx(high - summary.loss)
 
 
 def test_candidates_are_valued_deal_by_deal_as_advise_values_them() -> None:
@@ -142,6 +151,6 @@ def test_a_whole_game_ends_with_both_scores() -> None:
     states = [StellarState.new_game(StellarRules(), seed=game.deal)]
     for move in moves:
         states.append(apply(states[-1], move))
-    review = review_game(states, moves, samples=2, width=1, time_limit=-1.0)
+    review = review_game(states, moves, samples=4, width=1, time_limit=-1.0)
     # scored by the rules engine in self-play; seat A moved first in game 0
     assert review.final == (game.score_a, game.score_b)

@@ -297,7 +297,13 @@ def review(
         ),
     ] = None,
     samples: Annotated[
-        int, typer.Option(min=2, max=10_000, help="Sampled deals per move reviewed.")
+        int,
+        typer.Option(
+            min=4,
+            max=10_000,
+            help="Sampled deals per move: the first half chooses the best, the second "
+            "measures the loss.",
+        ),
     ] = DEFAULT_REVIEW_SAMPLES,
     width: Annotated[
         int,
@@ -362,10 +368,11 @@ def _print_review(answer: StellarReview, source: str) -> None:
         console.print(f"  {m.index + 1:>3}. player {m.player + 1}: {m.played}: {verdict}")
     for player in (0, 1):
         summary = answer.player_summary(player)
-        unknown = f", {summary['unknown']} unknown" if summary["unknown"] else ""
+        unknown = f", {summary.unknown} unknown" if summary.unknown else ""
+        low, high = summary.loss_interval
         console.print(
-            f"player {player + 1}: lost {summary['loss']:.1f} in all over {summary['moves']} "
-            f"moves, {summary['clear']} of them clear{unknown}"
+            f"player {player + 1}: lost {summary.loss:.1f} [{low:.1f}, {high:.1f}] in all "
+            f"over {summary.moves} moves, {summary.clear} of them clear{unknown}"
         )
     if answer.final is not None:
         console.print(f"final scores: {answer.final[0]} to {answer.final[1]}")

@@ -1139,14 +1139,6 @@ class PlayedComparison:
     played: int
     """The index of the played move's entry."""
 
-    @property
-    def best(self) -> int:
-        """The index of an entry with the highest mean: the played one if it has it, else the
-        first in engine order."""
-        means = [c.mean for c in self.candidates]
-        top = max(means)
-        return self.played if means[self.played] == top else means.index(top)
-
 
 def compare_played(
     state: StellarState,

@@ -4,25 +4,31 @@ Stellar hides the opponent's hand and the deck, so a move is weighed as :func:`a
 weighs one: by the mover's expected final score over sampled deals of the cards it could not
 see, each rolled out to the end by the greedy policy in both seats. For every move with a
 choice, the played move and the ``width`` moves the greedy valuation rates highest are
-sampled on the same deals (common random numbers); the *best* is the candidate with the
-highest mean, and the move's *loss* is the mean, over the deals, of the best's value less
-the played move's, with the 95% confidence interval of that paired difference. A move whose
-interval lies above 0 is a *clear* loss; one with a single distinct option is *forced* and
-loses nothing.
+sampled on the same deals (common random numbers).
 
-These are estimates: the loss is against the best of the candidates only, with greedy play
-after the move, and picking the highest of several noisy means favours the best a little
-(more samples shrink both). The whole review runs within one time limit; moves not reached
-are unknown, never guessed.
+The deals are split in two halves. The first *chooses*: the best is the candidate with the
+highest mean there (the played move when it has it). The second *measures*: the move's loss
+is the mean, over the second half, of the best's value less the played move's, with the 95%
+confidence interval of that paired difference. Choosing and measuring on the same deals would
+favour whichever candidate was lucky, so that even a perfect player would seem to lose; on
+fresh deals the loss is not inflated by that luck (it may come out negative when the played
+move is in fact as good). A loss whose interval lies above 0 is *clear*; a move with a single
+distinct option is *forced* and loses nothing.
+
+These are estimates against the best of the candidates only, with greedy play after the
+move; more samples narrow them. The whole review runs within one time limit; moves not
+reached are unknown, never guessed.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from asterion.errors import InputError
 from asterion.models.stellar import Move, StellarState, score
 from asterion.solver.stats import confidence_interval
 from asterion.solver.stellar_play import (
@@ -33,11 +39,13 @@ from asterion.solver.stellar_play import (
     mover,
 )
 
-DEFAULT_REVIEW_SAMPLES = 24
+DEFAULT_REVIEW_SAMPLES = 32
 """Sampled deals per move reviewed."""
 DEFAULT_REVIEW_WIDTH = 6
 """Moves the played one is compared with: those the greedy valuation rates highest."""
 DEFAULT_REVIEW_TIME_LIMIT = 120.0
+MIN_REVIEW_SAMPLES = 4
+"""Each half of the deals needs two for an interval."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +64,30 @@ class MoveReview:
         return self.forced or self.comparison is not None
 
     @property
-    def differences(self) -> tuple[int, ...]:
-        """The best candidate's value less the played move's, deal by deal."""
+    def best_index(self) -> int | None:
+        """The candidate with the highest mean over the first half of the deals (the played
+        move when it has it, else the first in engine order)."""
         c = self.comparison
         if c is None:
+            return None
+        means = [statistics.fmean(values[: _half(values)]) for values in c.values]
+        top = max(means)
+        return c.played if means[c.played] == top else means.index(top)
+
+    def measured(self, index: int) -> tuple[int, ...]:
+        """Candidate ``index``'s values over the second half of the deals."""
+        assert self.comparison is not None
+        values = self.comparison.values[index]
+        return values[_half(values) :]
+
+    @property
+    def differences(self) -> tuple[int, ...]:
+        """The best candidate's value less the played move's, deal by deal, second half."""
+        c, best = self.comparison, self.best_index
+        if c is None or best is None:
             return ()
-        best, played = c.values[c.best], c.values[c.played]
-        return tuple(b - p for b, p in zip(best, played, strict=True))
+        pairs = zip(self.measured(best), self.measured(c.played), strict=True)
+        return tuple(b - p for b, p in pairs)
 
     @property
     def loss(self) -> float | None:
@@ -84,8 +109,13 @@ class MoveReview:
 
     @property
     def best(self) -> str | None:
-        c = self.comparison
-        return None if c is None else c.candidates[c.best].describe()
+        c, best = self.comparison, self.best_index
+        return None if c is None or best is None else c.candidates[best].describe()
+
+    def _mean(self, index: int | None) -> float | None:
+        if self.comparison is None or index is None:
+            return None
+        return round(statistics.fmean(self.measured(index)), 4)
 
     def to_json(self) -> dict[str, object]:
         c = self.comparison
@@ -96,12 +126,42 @@ class MoveReview:
             "played": self.played,
             "forced": self.forced,
             "best": self.best,
-            "played_mean": None if c is None else round(c.candidates[c.played].mean, 4),
-            "best_mean": None if c is None else round(c.candidates[c.best].mean, 4),
+            "played_mean": None if c is None else self._mean(c.played),
+            "best_mean": self._mean(self.best_index),
             "loss": None if self.loss is None else round(self.loss, 4),
             "loss_ci95": None if interval is None else [round(x, 4) for x in interval],
             "clear": self.clear,
             "candidates": None if c is None else len(c.candidates),
+        }
+
+
+def _half_width(review: MoveReview) -> float:
+    interval = review.loss_interval
+    return 0.0 if interval is None else (interval[1] - interval[0]) / 2
+
+
+def _half(values: Sequence[int]) -> int:
+    """Where the choosing half of the deals ends."""
+    return len(values) // 2
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    player: int
+    moves: int
+    loss: float
+    loss_interval: tuple[float, float]
+    clear: int
+    unknown: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "moves": self.moves,
+            "loss": round(self.loss, 4),
+            "loss_ci95": [round(x, 4) for x in self.loss_interval],
+            "clear": self.clear,
+            "unknown": self.unknown,
         }
 
 
@@ -118,15 +178,20 @@ class StellarReview:
     def decided(self) -> bool:
         return all(m.known for m in self.moves)
 
-    def player_summary(self, player: int) -> dict[str, object]:
+    def player_summary(self, player: int) -> PlayerSummary:
+        """The player's known losses added up, with a 95% interval: the moves' deals are
+        drawn independently, so the half-widths add in quadrature."""
         own = [m for m in self.moves if m.player == player]
-        return {
-            "player": player,
-            "moves": len(own),
-            "loss": round(sum(m.loss or 0.0 for m in own), 4),
-            "clear": sum(1 for m in own if m.clear),
-            "unknown": sum(1 for m in own if not m.known),
-        }
+        total = sum(m.loss or 0.0 for m in own)
+        half = math.sqrt(sum(_half_width(m) ** 2 for m in own))
+        return PlayerSummary(
+            player,
+            len(own),
+            total,
+            (total - half, total + half),
+            sum(1 for m in own if m.clear),
+            sum(1 for m in own if not m.known),
+        )
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -134,7 +199,7 @@ class StellarReview:
             "width": self.width,
             "seed": self.seed,
             "moves": [m.to_json() for m in self.moves],
-            "players": [self.player_summary(p) for p in (0, 1)],
+            "players": [self.player_summary(p).to_json() for p in (0, 1)],
             "final_scores": None if self.final is None else list(self.final),
         }
 
@@ -151,7 +216,11 @@ def review_game(
     progress: Callable[[int, int], None] | None = None,
 ) -> StellarReview:
     """Each of ``moves`` (made from ``states[i]``) weighed as the mover saw it, within one
-    shared ``time_limit``."""
+    shared ``time_limit``. :raises InputError: for fewer than 4 samples."""
+    if samples < MIN_REVIEW_SAMPLES:
+        raise InputError(
+            f"samples must be at least {MIN_REVIEW_SAMPLES} (two halves of two)", field="samples"
+        )
     deadline = time.perf_counter() + time_limit
     reviews = []
     for i, move in enumerate(moves):
