@@ -286,6 +286,22 @@ def test_review_takes_the_games_tables(tmp_path: Path) -> None:
     assert code == 2 and "start: seats.0.private: unknown card 'F0'" in err
 
 
+def test_review_says_a_shared_win_in_words(tmp_path: Path) -> None:
+    # tests/solver/test_akelarre_review.py's two turns: seats 0 and 2 each complete one
+    # objective and hold nothing else; the empty deck ends the game
+    objectives = write(tmp_path, FIRE_ONLY, "objectives.json")
+    start = {
+        "players": 3,
+        "seats": [{"private": f"F{k}"} for k in range(3)],
+        "objective_deck": [],
+        "power_deck": [],
+    }
+    turns = [["fire to 1", "earth to 2", "fire"], ["well to 0", "fire to 2", "fire"]]
+    game = write(tmp_path, {"start": start, "turns": turns})
+    code, out, _ = run("akelarre", "review", game, "--objectives", objectives)
+    assert code == 0 and "a shared win: seat 0, seat 2" in out
+
+
 @pytest.mark.parametrize(
     ("record", "problem"),
     [

@@ -63,6 +63,14 @@ def test_every_legal_message_reads_back_from_its_words() -> None:
             state = apply(state, next(iter(legal_actions(state))))
 
 
+def test_the_virtual_players_card_goes_where_k8_says() -> None:
+    data = {"players": 2, "first": 0, "turns": [["fire to 1", "fire to 1", "fire"]]}
+    with pytest.raises(InputError) as caught:
+        record_from_data(data, "game.json")
+    assert caught.value.field == "turns.0.0"
+    assert "the virtual player's card goes to seat 0 on turn 1 (K8)" in caught.value.problem
+
+
 def test_the_virtual_players_recipient_may_be_left_out() -> None:
     state = AkelarreState.new_game(AkelarreRules.default(2), seed=0)
     assert is_chance_node(state)
@@ -88,6 +96,8 @@ def three_player_data(turns: list[list[str]], **head: Any) -> dict[str, Any]:
         ([["fire to 1", "fire to 2", "fire to 0"]], "turns.0.2", "places its message itself"),
         ([["well to 1", "well to 2", "fire"]], "turns.0.1", "seat 0 already declared the Well"),
         ([["fire 1", "fire to 2", "fire"]], "turns.0.0", "not a message: 'fire 1'"),
+        # an outside audit: a Well handed to oneself was blamed on "seat None" declaring it
+        ([["well to 0", "fire to 2", "fire"]], "turns.0.0", "must go to a seat still to choose"),
         ([["fire to ²", "fire to 2", "fire"]], "turns.0.0", "not a message"),
     ],
 )
@@ -119,6 +129,7 @@ def test_a_turn_after_the_end_is_refused() -> None:
         ({"players": 6, "turns": []}, "players", "less than or equal to 5"),
         ({"players": 3, "first": 3, "turns": []}, "first", "first player must be a seat 0-2"),
         ({"players": 3, "start": {}, "turns": []}, "players", "not both"),
+        ({"seed": 3, "start": {}, "turns": []}, "seed", "not both"),
         ({"players": 3, "turns": [], "moves": []}, "moves", "unknown field"),
         ({"players": 3, "turns": [["x"] * 6]}, "turns.0", "at most 5 items"),
     ],

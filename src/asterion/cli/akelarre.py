@@ -35,6 +35,7 @@ from asterion.models.akelarre import (
     ELEMENTS,
     AkelarreRules,
     AkelarreState,
+    Decider,
     Destination,
     Message,
     TurnReport,
@@ -599,7 +600,7 @@ def simulate(
             f"{counted(document['powers'][seat], 'power')}"
         )
     winners = ", ".join(f"seat {s}" for s in record.winners)
-    console.print(f"winner: {winners} (by {record.decided_by.value})")
+    console.print(_verdict(winners, record.decided_by))
 
 
 # -- review --------------------------------------------------------------------------------------
@@ -671,7 +672,7 @@ def _print_review(answer: AkelarreReview, source: str) -> None:
     if end.is_over:
         result = outcome(end)
         winners = ", ".join(f"seat {w}" for w in result.winners)
-        console.print(f"winner: {winners} (by {result.decided_by.value})")
+        console.print(_verdict(winners, result.decided_by))
 
 
 def _decimal(value: Fraction) -> str:
@@ -683,3 +684,9 @@ def _loss(value: Fraction, best: tuple[Destination, ...]) -> str:
     if not value:
         return "0"
     return f"{_decimal(value)} (best {'/'.join(destination_name(b) for b in best)})"
+
+
+def _verdict(winners: str, decided_by: Decider) -> str:
+    if decided_by is Decider.SHARED:
+        return f"a shared win: {winners} (tied on objectives, resources and powers)"
+    return f"winner: {winners} (by {decided_by.value})"

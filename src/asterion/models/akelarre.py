@@ -28,10 +28,10 @@ file (K1–K3 are named there):
   once (the players after them in the rite order may take them).
 - K7: the game ends after the last turn, or at the end of a turn in which a completed
   objective could not be replaced because the objective deck was empty.
-- K8: the virtual player collects resources and completes its face-up private objective
-  (drawing replacements and Power cards) like a Sorginak; it sends its message to the first
-  Sorginak (seat 0) on odd turns, to the second (seat 1) on even turns; in every phase it
-  goes first.
+- K8: the virtual player collects resources and completes objectives (its face-up private
+  one, and the public one, drawing replacements and Power cards) like a Sorginak; it sends
+  its message to the first Sorginak (seat 0) on odd turns, to the second (seat 1) on even
+  turns, whoever is the first player; in every phase it goes first.
 
 >>> rules = AkelarreRules.default(4)
 >>> state = AkelarreState.new_game(rules, seed=1)
@@ -430,10 +430,13 @@ def why_illegal(state: AkelarreState, action: Message) -> str:
         return "the game is over"
     if action.destination not in DESTINATIONS:
         return f"destination {action.destination} does not exist (0-4)"
-    if action.destination == WELL:
-        if state.is_virtual(state.holder):
-            return "the virtual player never goes to the Well"
+    if action.destination == WELL and state.is_virtual(state.holder):
+        return "the virtual player never goes to the Well"
+    if action.destination == WELL and state.well_declared_by is not None:
         return f"seat {state.well_declared_by} already declared the Well this turn"
+    if state.is_virtual(state.holder):
+        target = virtual_target(state.turn)
+        return f"the virtual player's card goes to seat {target} on turn {state.turn} (K8)"
     waiting = waiting_seats(state)
     if not waiting:
         return "the last seat places its message itself (to=None)"

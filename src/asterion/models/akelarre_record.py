@@ -8,12 +8,13 @@ turn's message chain in words.
                ["well to 0", "air to 1", "air"]]}
 
 The start is a new game of ``players`` players dealt by ``seed`` (``AkelarreState.new_game``;
-``first``, the first player, is drawn by the seed unless given), or a position given whole as
-``start`` (an ``asterion.akelarre-state/1`` document with no chain). Each turn lists its
-messages in the order they were given (rules/akelarre.md, "Turn", step 1): the destination,
-then ``to`` and the opponent the card was handed to (``earth to 2``); the last message of the
-chain is placed directly (``water``). In a two-player game the virtual player's message opens
-each turn, and its recipient, fixed by K8, may be left out (``fire``).
+default 0; ``first``, the first player, is drawn by the seed unless given), or a position
+given whole as ``start`` (an ``asterion.akelarre-state/1`` document with no chain; then no
+``players``, ``seed`` or ``first``). Each turn lists its messages in the order they were
+given (rules/akelarre.md, "Turn", step 1): the destination, then ``to`` and the opponent the
+card was handed to (``earth to 2``); the last message of the chain is placed directly
+(``water``). In a two-player game the virtual player's message opens each turn, and its
+recipient, fixed by K8, may be left out (``fire``). Destinations may be capitalised.
 
 A record may stop before the game's end, but each turn it lists is whole (one message per
 seat). Every message is applied by the rules engine; one it refuses is an input error naming
@@ -59,7 +60,7 @@ class _RecordSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: Literal["asterion.akelarre-game/1"] = "asterion.akelarre-game/1"
     players: int | None = Field(None, ge=MIN_PLAYERS, le=MAX_PLAYERS)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
     first: int | None = Field(None, ge=0, lt=MAX_PLAYERS)
     start: dict[str, Any] | None = None
     turns: list[
@@ -128,11 +129,12 @@ def record_from_data(data: Any, source: str, rules: AkelarreRules | None = None)
 
 def _start(spec: _RecordSpec, source: str, rules: AkelarreRules | None) -> AkelarreState:
     if spec.start is not None:
-        if spec.players is not None or spec.first is not None:
+        given = [name for name in ("players", "seed", "first") if getattr(spec, name) is not None]
+        if given:
             raise InputError(
-                "give players (and first) or a start position, not both",
+                "give players (with seed and first) or a start position, not both",
                 source=source,
-                field="players" if spec.players is not None else "first",
+                field=given[0],
             )
         state = state_from_data(spec.start, f"{source}: start", rules)
         if state.chain:
@@ -151,7 +153,7 @@ def _start(spec: _RecordSpec, source: str, rules: AkelarreRules | None) -> Akela
             field="players",
         )
     try:
-        return AkelarreState.new_game(rules, seed=spec.seed, first=spec.first)
+        return AkelarreState.new_game(rules, seed=spec.seed or 0, first=spec.first)
     except InputError as error:
         raise InputError(error.problem, source=source, field=error.field) from None
 
