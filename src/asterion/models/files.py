@@ -10,6 +10,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -23,6 +24,8 @@ SHOWN = 60
 """Characters of a wrong value shown in an error message (a whole object would flood the line)."""
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
 
 _PLAIN_DIGITS = re.compile("[0-9]+")
 
@@ -243,3 +246,27 @@ def _json_type(value: Any) -> str:
     names = {type(None): "null", str: "a string", int: "a number", float: "a number"}
     names |= {list: "an array", dict: "an object"}
     return names.get(type(value), type(value).__name__)
+
+
+def replay_words(
+    start: StateT,
+    words: Sequence[str],
+    parse: Callable[[StateT, str], MoveT],
+    step: Callable[[StateT, MoveT], StateT],
+    source: str,
+) -> tuple[list[StateT], list[MoveT]]:
+    """A game record's moves in words, each read by ``parse`` in the state before it and
+    applied by ``step``: the states before each move, then the state after the last, and
+    the moves.
+
+    :raises InputError: naming ``source`` and the move (``moves.i``) ``parse`` refuses.
+    """
+    states, moves = [start], []
+    for i, text in enumerate(words):
+        try:
+            move = parse(states[-1], text)
+        except InputError as error:
+            raise InputError(error.problem, source=source, field=f"moves.{i}") from None
+        moves.append(move)
+        states.append(step(states[-1], move))
+    return states, moves

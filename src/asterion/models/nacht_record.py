@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from asterion.errors import InputError
-from asterion.models.files import read_json_file, read_json_text, validate
+from asterion.models.files import read_json_file, read_json_text, replay_words, validate
 from asterion.models.nacht_game import (
     Decline,
     Knock,
@@ -105,12 +105,4 @@ def replay(start: NachtState, words: list[str], source: str) -> tuple[list[Nacht
 
     :raises InputError: naming the file and the move (``moves.i``).
     """
-    states, moves = [start], []
-    for i, text in enumerate(words):
-        try:
-            move = parse_move(states[-1], text)
-        except InputError as error:
-            raise InputError(error.problem, source=source, field=f"moves.{i}") from None
-        moves.append(move)
-        states.append(apply(states[-1], move))
-    return states, moves
+    return replay_words(start, words, parse_move, apply, source)

@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from asterion.errors import InputError
-from asterion.models.files import read_json_file, read_json_text, validate
+from asterion.models.files import read_json_file, read_json_text, replay_words, validate
 from asterion.models.stellar import Move, StellarRules, StellarState, apply, legal_moves
 from asterion.models.stellar_cards import Deck
 from asterion.models.stellar_files import game_from_data
@@ -90,14 +90,7 @@ def record_from_data(data: Any, source: str, deck: Deck | None = None) -> GameRe
             raise InputError("a record is of a two-player game", source=source, field="start")
     else:
         raise InputError("give the deal or a start position (one of them)", source=source)
-    states, moves = [start], []
-    for i, text in enumerate(spec.moves):
-        try:
-            move = parse_move(states[-1], text)
-        except InputError as error:
-            raise InputError(error.problem, source=source, field=f"moves.{i}") from None
-        moves.append(move)
-        states.append(apply(states[-1], move))
+    states, moves = replay_words(start, spec.moves, parse_move, apply, source)
     return GameRecord(tuple(states), tuple(moves))
 
 
