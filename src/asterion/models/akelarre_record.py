@@ -47,7 +47,7 @@ from asterion.models.akelarre import (
     virtual_target,
     why_illegal,
 )
-from asterion.models.akelarre_files import state_from_data
+from asterion.models.akelarre_files import state_from_data, state_to_data
 from asterion.models.files import read_json_file, read_json_text, validate
 
 DEMO_GAME = "akelarre_demo_game.json"
@@ -214,8 +214,6 @@ def record_data(
 ) -> dict[str, Any]:
     """A record of the turns ``chains`` played from ``start``: a new game's players, seed and
     first player when ``seed`` dealt it, else the start position whole."""
-    from asterion.models.akelarre_files import state_to_data
-
     head: dict[str, Any] = {"format": "asterion.akelarre-game/1"}
     if seed is None:
         head["start"] = state_to_data(start)

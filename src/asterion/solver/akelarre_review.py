@@ -4,7 +4,7 @@ Every message a Sorginak gave is weighed twice, with the one-turn valuation of q
 (:func:`~asterion.solver.akelarre_equilibria.objective_progress`: completed objectives plus
 half the covered share of each objective in play), as exact rationals:
 
-- **as chosen**: the expected gain of each destination it could choose, given what it had
+- **as told**: the expected gain of each destination it could choose, given what it had
   been told (the message handed to it, a public Well) and the others equally likely, which is
   :func:`~asterion.solver.akelarre_equilibria.advise` at that point of the chain. Its
   *expected loss* is the best expected gain less that of the destination it chose: zero when
@@ -45,7 +45,7 @@ from asterion.solver.akelarre_equilibria import (
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """One Sorginak's message in one turn, weighed as chosen and in hindsight."""
+    """One Sorginak's message in one turn, weighed as told and in hindsight."""
 
     turn: int
     seat: Seat
@@ -164,7 +164,7 @@ class AkelarreReview:
 
 
 def review_game(record: GameRecord, valuation: Valuation = objective_progress) -> AkelarreReview:
-    """Every Sorginak message of ``record`` weighed as chosen and in hindsight."""
+    """Every Sorginak message of ``record`` weighed as told and in hindsight."""
     decisions = [
         review_decision(played, i, valuation)
         for played in record.turns
