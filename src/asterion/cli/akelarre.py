@@ -33,6 +33,8 @@ from asterion.cli._common import (
 from asterion.errors import InputError
 from asterion.models.akelarre import (
     ELEMENTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     AkelarreRules,
     AkelarreState,
     Decider,
@@ -84,12 +86,16 @@ app = typer.Typer(
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON document instead of a summary.")
 ]
-PlayersOpt = Annotated[int, typer.Option("--players", help="Players, 2-5.")]
+PlayersOpt = Annotated[
+    int, typer.Option("--players", min=MIN_PLAYERS, max=MAX_PLAYERS, help="Players, 2-5.")
+]
 DEFAULT_PLAYERS = 3
 PositionPlayersOpt = Annotated[
     int | None,
     typer.Option(
         "--players",
+        min=MIN_PLAYERS,
+        max=MAX_PLAYERS,
         show_default=False,
         help="Players, 2-5 [default: the position file's, else 3].",
     ),
