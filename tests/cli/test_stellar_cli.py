@@ -222,7 +222,7 @@ def test_selfplay_record_then_review(tmp_path: Path) -> None:
     assert sum(m["played"].startswith("take") for m in moves) == 22  # 11 turns each
     for m in moves:
         if not m["forced"]:
-            assert m["loss"] == pytest.approx(m["best_mean"] - m["played_mean"], abs=1e-3)
+            assert m["best_mean"] >= m["played_mean"]
             assert m["loss_ci95"][0] <= m["loss"] <= m["loss_ci95"][1]
     assert [p["moves"] for p in review["players"]] == [
         sum(m["player"] == p for m in moves) for p in (0, 1)

@@ -363,8 +363,9 @@ def _print_review(answer: StellarReview, source: str) -> None:
             verdict = "unknown (time limit)"
         else:
             verdict = f"lost {m.loss:.1f} [{interval[0]:.1f}, {interval[1]:.1f}]"
-            if m.best != m.played:
-                verdict += f"{' (clear)' if m.clear else ''}; best: {m.best}"
+            verdict += " (clear)" if m.clear else ""
+            if m.loss > 0 and m.best != m.played:  # (the evidence favours another move)
+                verdict += f"; best: {m.best}"
         console.print(f"  {m.index + 1:>3}. player {m.player + 1}: {m.played}: {verdict}")
     for player in (0, 1):
         summary = answer.player_summary(player)
