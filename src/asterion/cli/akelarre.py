@@ -634,7 +634,8 @@ def review(
     (exact), against the best response to what it had been told (the others equally
     likely) and, in hindsight, against where the others really went.
 
-    `akelarre simulate --record FILE` writes a record. Example:
+    `akelarre simulate --record FILE` writes a record; a game played with other tables
+    than the shipped ones needs them again (--payouts and the rest). Example:
     `asterion akelarre review game.json --json`.
     """
     from asterion.models.akelarre_record import DEMO_GAME, demo_data, record_from_data
