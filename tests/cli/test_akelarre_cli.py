@@ -246,6 +246,24 @@ def test_review_of_the_shipped_game() -> None:
     assert len(re.findall(r"^  turn +\d+ seat \d", out, re.MULTILINE)) == 13 * 3
 
 
+def test_review_draws_each_seats_loss_by_turn(tmp_path: Path) -> None:
+    picture = tmp_path / "losses.svg"
+    code, out, _ = run("akelarre", "review", "--svg", str(picture), "--json")
+    review = json.loads(out)
+    assert code == 0 and review["over"] is True
+    svg = picture.read_text()
+    # one bar per seat and turn (3 seats, 13 turns), each the loss the JSON gives
+    assert svg.count('<rect class="bar') == 3 * 13 and "Loss as told" in svg
+    drawn = [(int(t), float(v)) for t, v in re.findall(r"<title>(\d+): ([^<]*)</title>", svg)]
+    given = {(t["turn"], d["seat"]): Fraction(d["expected_loss"]) for t in review["turns"]
+             for d in t["decisions"]}  # fmt: skip
+    wanted = [(t, float(given[t, seat])) for t in range(1, 14) for seat in range(3)]
+    assert [t for t, _ in drawn] == [t for t, _ in wanted]
+    assert all(
+        abs(a - b) <= 1e-3 * max(1.0, b) for (_, a), (_, b) in zip(drawn, wanted, strict=True)
+    )
+
+
 def test_simulate_record_then_review_agree_on_the_game(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     code, out, _ = run(

@@ -21,11 +21,13 @@ from asterion.cli._common import (
     NO,
     UNKNOWN,
     YES,
+    SvgOpt,
     console,
     finish,
     print_json,
     progress_bar,
     reports_input_errors,
+    save_svg,
     time_limit_option,
     typed_as,
     write_json,
@@ -629,6 +631,7 @@ def review(
     powers: PowersOpt = None,
     sabba_bonus: SabbaOpt = 1,
     json_out: JsonOpt = False,
+    svg: SvgOpt = None,
 ) -> None:
     """A post-mortem: each Sorginak's message weighed by its gain in objective progress
     (exact), against the best response to what it had been told (the others equally
@@ -648,6 +651,7 @@ def review(
     rules = None if counted_players is None else _rules(counted_players, *tables)
     with _blaming(objectives, "objectives"):
         answer = review_game(record_from_data(data, source, rules))
+    save_svg(svg, lambda: _losses_svg(answer), quiet=json_out)
     if json_out:
         print_json(answer.to_json())
     else:
@@ -680,6 +684,24 @@ def _print_review(answer: AkelarreReview, source: str) -> None:
         result = outcome(end)
         winners = ", ".join(f"seat {w}" for w in result.winners)
         console.print(_verdict(winners, result.decided_by))
+
+
+def _losses_svg(answer: AkelarreReview) -> str:
+    """Each seat's loss as told, turn by turn (grouped bars)."""
+    turns = [played.report.turn for played in answer.record.turns]
+    series = {
+        f"seat {seat}": [
+            float(sum(d.expected_loss for d in answer.decisions if (d.turn, d.seat) == (t, seat)))
+            for t in turns
+        ]
+        for seat in answer.record.start.players
+    }
+    return bars_svg(
+        series,
+        [str(t) for t in turns],
+        title="Loss as told, by turn (objective progress)",
+        y_label="loss",
+    )
 
 
 def _decimal(value: Fraction) -> str:
