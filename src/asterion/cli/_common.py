@@ -53,6 +53,12 @@ def time_limit_option(help: str) -> Any:
     return typer.Option(parser=seconds, min=MIN_TIME_LIMIT, max=MAX_TIME_LIMIT, help=help)
 
 
+def record_argument(help: str) -> Any:
+    """The GAME argument of the ``review`` commands: a played game's record, optional (each
+    command has a shipped example)."""
+    return typer.Argument(metavar="GAME", help=help)
+
+
 def seconds(text: str) -> float:
     """A time limit typed by the user. typer's own range check would say ``nan`` is over the
     largest limit (a comparison with nan is false); and given a parser, typer skips it."""

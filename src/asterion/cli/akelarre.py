@@ -26,6 +26,7 @@ from asterion.cli._common import (
     finish,
     print_json,
     progress_bar,
+    record_argument,
     reports_input_errors,
     save_svg,
     time_limit_option,
@@ -619,10 +620,9 @@ def simulate(
 def review(
     game: Annotated[
         Path | None,
-        typer.Argument(
-            metavar="GAME",
-            help="A played game (akelarre-game/1: the start and each turn's messages; "
-            "default: the shipped example, greedy, random and equilibrium policies).",
+        record_argument(
+            "A played game (akelarre-game/1: the start and each turn's messages; "
+            "default: the shipped example, greedy, random and equilibrium policies)."
         ),
     ] = None,
     payouts: PayoutsOpt = None,

@@ -20,6 +20,7 @@ from asterion.cli._common import (
     parse_json_option,
     print_json,
     progress_bar,
+    record_argument,
     reports_input_errors,
     save_svg,
     solver_seed_option,
@@ -714,10 +715,9 @@ def best_turn_command(
 def review(
     game: Annotated[
         Path | None,
-        typer.Argument(
-            metavar="GAME",
-            help="A GAME record, asterion.aster-game/1 (default: the shipped example, four "
-            "turns of a 2-player game).",
+        record_argument(
+            "A GAME record, asterion.aster-game/1 (default: the shipped example, four "
+            "turns of a 2-player game)."
         ),
     ] = None,
     time_limit: Annotated[

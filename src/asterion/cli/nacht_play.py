@@ -20,6 +20,7 @@ from asterion.cli._common import (
     picture_path,
     print_json,
     progress_bar,
+    record_argument,
     reports_input_errors,
     save_svg,
     time_limit_option,
@@ -275,10 +276,9 @@ def best_play(
 def review_command(
     game: Annotated[
         Path | None,
-        typer.Argument(
-            metavar="GAME",
-            help="A played game (nacht-game/1: a draw order file's fields and the moves; "
-            "default: greedy against denial on best-play's example deal).",
+        record_argument(
+            "A played game (nacht-game/1: a draw order file's fields and the moves; "
+            "default: greedy against denial on best-play's example deal)."
         ),
     ] = None,
     tileset: Annotated[

@@ -19,6 +19,7 @@ from asterion.cli._common import (
     picture_path,
     print_json,
     progress_bar,
+    record_argument,
     reports_input_errors,
     save_svg,
     time_limit_option,
@@ -290,10 +291,9 @@ def solve(
 def review(
     game: Annotated[
         Path | None,
-        typer.Argument(
-            metavar="GAME",
-            help="A played game (stellar-record/1: the deal and every move in words; "
-            "default: greedy, player 1, against random).",
+        record_argument(
+            "A played game (stellar-record/1: the deal and every move in words; "
+            "default: greedy, player 1, against random)."
         ),
     ] = None,
     samples: Annotated[
