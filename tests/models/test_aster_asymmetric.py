@@ -144,6 +144,12 @@ def test_per_inner_star_counts_own_stars_on_the_innermost_ring() -> None:
     assert red_scores(aside=["Inn"], stars=stars) == (3, 3 + 2)
 
 
+def test_per_inner_star_ignores_every_other_ring_and_the_center() -> None:
+    # One red star on ring 4 (4E), four elsewhere (1N, 2W, 3S, C): 1 inner star, +1.
+    stars = {"4E": RED, "1N": RED, "2W": RED, "3S": RED, "C": RED}
+    assert red_scores(aside=["Inn"], stars=stars) == (3, 3 + 1)
+
+
 def test_per_generation_star_counts_own_stars_on_generation_points() -> None:
     # Generation points held by red: 1NE and C; 1N is no generation point; 1SW is blue's.
     stars = {"1NE": RED, "C": RED, "1N": RED, "1SW": BLUE}

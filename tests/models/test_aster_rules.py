@@ -465,6 +465,18 @@ def test_black_holes_do_not_carry_over_to_the_next_turn() -> None:
     assert after.vp_of(BLUE) == -3  # 6 minutes: -3, no black hole this turn
 
 
+def test_a_turn_ended_at_once_scores_the_full_hourglass() -> None:
+    # "it starts each turn on +3 and moves one step per minute": a turn that ends with no time
+    # given (EndTurn(), as legal_actions offers it and the solvers play it) has used 0 minutes.
+    state = make_state({}, vp={RED: 4})
+    assert state.hourglass() == 3
+    assert state.hourglass(2) == 1
+    offered = list(legal_actions(state))[-1]
+    assert offered == EndTurn()
+    after = apply(state, offered)
+    assert after.vp_of(RED) == 4 + 3
+
+
 def test_end_turn_minutes_cannot_be_negative() -> None:
     with pytest.raises(IllegalActionError):
         apply(make_state({}), EndTurn(-1))
@@ -630,6 +642,17 @@ def test_claim_of_a_large_card_with_three_colors() -> None:
     assert after.decks == (("S1", "S2"), ())
 
 
+def test_a_claimed_large_card_takes_one_card_off_the_large_deck() -> None:
+    # "the claimed card ... is replaced from its deck": Pen (large) is replaced in place by the
+    # large deck's top card L3; L2 stays in the deck, and the small deck is untouched.
+    stars = {"2NE": RED, "3NE": RED, "4NE": RED, "C": RED, "4SW": RED}
+    offer = ("Dia", "Tri", "Bar", "Pen", "L1")
+    state = claim_state(stars, offer=offer, decks=(("S1", "S2"), ("L3", "L2")))
+    after = apply(state, Claim("Pen", frozenset(stars)))
+    assert after.offer == ("Dia", "Tri", "Bar", "L3", "L1")
+    assert after.decks == (("S1", "S2"), ("L2",))
+
+
 def test_no_actions_and_no_second_claim_after_a_claim() -> None:
     state = claim_state({"2NE": RED, "3NE": RED, "4NE": BLUE}, actions=[VP, HOLE])
     after = apply(state, Claim("Dia", frozenset({"2NE", "3NE"})))
@@ -727,6 +750,20 @@ def test_the_eighth_card_by_the_second_player() -> None:
     assert state.player is RED and not state.is_over
     state = apply(state, EndTurn(0))
     assert state.is_over
+
+
+def test_nothing_is_left_to_play_once_the_game_is_over() -> None:
+    # Blue completes its row; red's one more turn is the last one ("every other player has one
+    # more turn"). Red ends it without using its 4 symbols (Big + Bang): once the game is over
+    # no slot remains and no final turn is left.
+    state = claim_state({"2NE": RED, "3NE": RED}, player=BLUE, rows={BLUE: SEVEN})
+    state = play(state, Claim("Dia", frozenset({"2NE", "3NE"})), EndTurn(0))
+    assert state.player is RED and state.final_turns_left == 1
+    assert list(state.remaining_slots()) == [0, 1, 2, 3]
+    state = apply(state, EndTurn(0))
+    assert state.is_over
+    assert state.final_turns_left == 0
+    assert list(state.remaining_slots()) == []
 
 
 def test_a_seventh_card_or_a_card_aside_does_not_end_the_game() -> None:
