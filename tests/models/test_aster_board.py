@@ -108,6 +108,18 @@ def test_node_attributes_follow_the_lattice_rule(rings: int) -> None:
     assert len(set(board.coords.values())) == len(board.points)
 
 
+@pytest.mark.parametrize("rings", RING_COUNTS)
+def test_ring_of_follows_the_half_size(rings: int) -> None:
+    # Ring r has half-size h = R + 1 - r, so the point at Chebyshev distance h from C is on ring
+    # R + 1 - h; C is on no ring.
+    board = Board(rings=rings)
+    for name, (x, y) in lattice(rings).items():
+        if name == "C":
+            assert board.ring_of(name) is None
+        else:
+            assert board.ring_of(name) == rings + 1 - max(abs(x), abs(y)), name
+
+
 def test_named_coordinates_on_the_default_board() -> None:
     # R = 4: ring 2 has h = 3, ring 4 has h = 1, ring 1 has h = 4.
     coords = Board().coords
