@@ -16,6 +16,8 @@ from asterion.models.aster_board import Board
 from asterion.models.aster_patterns import (
     Transforms,
     check_pattern,
+    compose,
+    missing_points,
     parse_transforms,
     placements,
 )
@@ -158,6 +160,32 @@ def test_chiral_pattern_counts_per_transform_group() -> None:
     assert frozenset({"1NE", "1N", "1SW"}) in full  # the mirror image (x -> -x)
 
 
+def test_compose_applies_first_then_then() -> None:
+    # Matrices (a, b, c, d) map (x, y) to (ax + by, cx + dy). Worked by hand:
+    # a quarter turn (x, y) -> (-y, x) twice is the half turn (x, y) -> (-x, -y);
+    # the mirror (x, y) -> (-x, y) then the quarter turn: (x, y) -> (-x, y) -> (-y, -x);
+    # the quarter turn then the mirror: (x, y) -> (-y, x) -> (y, x).
+    quarter, mirror = (0, -1, 1, 0), (-1, 0, 0, 1)
+    assert compose(quarter, quarter) == (-1, 0, 0, -1)
+    assert compose(mirror, quarter) == (0, -1, -1, 0)
+    assert compose(quarter, mirror) == (0, 1, 1, 0)
+
+
+def test_missing_points_are_the_empty_points_in_board_order() -> None:
+    # rules/aster.md question 1: for a placement, which stars it lacks. Three on the NE
+    # diagonal, only 2NE occupied: 3NE and 4NE are missing (ring 3 comes before ring 4).
+    board = Board()
+    placement = frozenset({"4NE", "2NE", "3NE"})
+    assert missing_points(board, placement, lambda p: p == "2NE") == ["3NE", "4NE"]
+    assert missing_points(board, placement, lambda p: True) == []
+
+
+def test_placements_refuse_an_empty_or_repeating_pattern() -> None:
+    for pattern in ([], [(0, 0), (0, 0)]):
+        with pytest.raises(InputError):
+            placements(Board(), pattern)
+
+
 # -- exact transforms ---------------------------------------------------------------------------
 
 
@@ -215,6 +243,24 @@ def test_any_size_takes_a_pattern_larger_than_the_board_and_nothing_else_bad() -
     assert placements(Board(), check_pattern([[0, 0], [9, 0]], Board(), any_size=True)) == []
     with pytest.raises(InputError):
         check_pattern([[0, 0], [0, 0]], Board(), any_size=True)
+
+
+def test_a_pattern_the_size_of_the_board_is_accepted() -> None:
+    # The whole default board as a pattern: 33 points, not more than the board's 33, 8 units
+    # wide. The board is symmetric under the 8 symmetries, so its only placement is itself.
+    board = Board()
+    whole = [list(xy) for xy in lattice_names(4)]
+    assert len(check_pattern(whole, board)) == 33
+    assert placements(board, [tuple(xy) for xy in whole]) == [frozenset(board.points)]
+
+
+def test_check_pattern_width_does_not_depend_on_where_the_pattern_sits() -> None:
+    # From x = -5 to x = 4 is 9 units: too wide for R = 4 (8 units), wherever it starts.
+    with pytest.raises(InputError):
+        check_pattern([[-5, 0], [4, 0]], Board())
+    # From x = 3 to x = 11 is 8 units: fine, and it fits like [[0, 0], [8, 0]] (6 placements).
+    shifted = check_pattern([[3, 0], [11, 0]], Board())
+    assert len(placements(Board(), shifted)) == 6
 
 
 def test_check_pattern_width_depends_on_the_board() -> None:
