@@ -16,6 +16,7 @@ from asterion.models.aster_board import Board
 from asterion.models.aster_cards import (
     ActionKind,
     Deck,
+    Links,
     catalog_from_data,
     catalog_to_data,
     default_catalog,
@@ -71,15 +72,49 @@ def _card(**changes: Any) -> dict[str, Any]:
     return card
 
 
+FOUR = [[0, 0], [1, 0], [2, 0], [3, 0]]
+
+
+def _base(copy: int) -> dict[str, Any]:
+    """A base card with an astronomer side for ``copy``."""
+    astronomer = {"copy": copy, "actions": ["nudge"]}
+    return _card(abbr="Big", deck="base", pattern=[], points=0, astronomer=astronomer)
+
+
+def test_astronomer_copies_one_to_four_are_accepted() -> None:
+    catalog = catalog_from_data({"cards": [_base(1), _base(4)]}, "cards.json")
+    assert catalog.astronomer_actions("Big", 4) == (ActionKind.NUDGE,)
+
+
+def test_a_connector_not_given_is_absent() -> None:
+    # A7: a card links only where a connector is printed; the file may leave the others out.
+    no_links = {k: v for k, v in _card().items() if k != "links"}
+    cards = [_card(links={"right": True}), {**no_links, "abbr": "Non"}]
+    one, none = catalog_from_data({"cards": cards}, "cards.json").cards
+    assert one.links == Links(left=False, right=True, up=False, down=False)
+    assert none.links == Links(left=False, right=False, up=False, down=False)
+    assert Links() == none.links
+
+
 @pytest.mark.parametrize(
     ("cards", "field", "problem"),
     [
         ([_card(deck="large")], "cards.0", "5 or more"),
+        # seed: the small deck holds 2-4 stars, the large (and obsolete) 5 or more: the bounds.
+        ([_card(pattern=[[0, 0]], points=1)], "cards.0", "2-4 stars, not 1"),
+        ([_card(deck="large", pattern=FOUR, points=4)], "cards.0", "5 or more"),
+        ([_card(deck="obsolete", pattern=FOUR, points=4)], "cards.0", "5 or more"),
         ([_card(points=4)], "cards.0", "points must equal"),
         ([_card(pattern=[[0, 0], [0, 0], [1, 1]])], "cards.0", "repeats"),
         ([_card(), _card()], "", "used by two cards"),
         ([_card(actions=["warp"])], "cards.0.actions.0", "warp"),
         ([_card(deck="base")], "cards.0", "no stars"),
+        # Big and Bang are no constellations: neither stars (even worth 0) nor points.
+        ([_card(deck="base", points=0)], "cards.0", "no stars"),
+        ([_card(deck="base", pattern=[], points=2)], "cards.0", "no points"),
+        # One copy of Big and Bang per player, 1 to 4 players: copies 1-4 only.
+        ([_base(copy=0)], "cards.0.astronomer.copy", "greater than or equal to 1"),
+        ([_base(copy=5)], "cards.0.astronomer.copy", "less than or equal to 4"),
         ([_card(links={"left": True, "sideways": True})], "cards.0.links.sideways", "unknown"),
         ([], "cards", "at least 1"),
     ],
