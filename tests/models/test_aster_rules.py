@@ -563,6 +563,45 @@ def test_a_slot_holds_one_symbol() -> None:
     assert twice.vp_of(RED) == 2
 
 
+WHY = [
+    # (stars, actions, move, why): apply quotes the move and says why it is not legal.
+    ({}, [GEN], Action(GEN, 0, point="C"), "no star left in the reserve"),
+    ({}, [GEN], Action(GEN, 0, point="2N"), "2N is not a generation point"),
+    ({"4S": BLUE}, [TARGETED], Action(TARGETED, 0, point="4S"), "4S is not empty"),
+    ({}, [TARGETED], Action(TARGETED, 0, point="9Z"), "unknown point '9Z'"),
+    ({}, [LINE], Action(LINE, 0, origin="2NE", target="1NE"), "no star on 2NE"),
+    ({"2NE": RED}, [LINE], Action(LINE, 0, origin="2NE"), "needs an origin and a target"),
+    ({"3NW": BLUE}, [LINE], Action(LINE, 0, origin="3NW", target="4NW"), "blue's, not red's"),
+    ({"2NE": RED, "C": BLUE}, [LINE], Action(LINE, 0, origin="2NE", target="C"), "C is not empty"),
+    ({"2NE": RED}, [LINE], Action(LINE, 0, origin="2NE", target="2N"), "by straight line"),
+    ({"3N": RED}, [RING], Action(RING, 0, origin="3N", target="2N"), "by ring"),
+    ({"3N": BLUE}, [NUDGE], Action(NUDGE, 0, origin="3N", target="1N"), "by one edge"),
+    ({}, [GRAVITY], Action(GRAVITY, 0, deck=Deck.SMALL, host=0), "vertical link"),
+    ({}, [VP], Action(VP, 0, point="C"), "extra details"),
+]
+
+
+@pytest.mark.parametrize(("stars", "actions", "move", "why"), WHY)
+def test_an_illegal_action_says_why(
+    stars: dict[str, Color], actions: list[ActionKind], move: Action, why: str
+) -> None:
+    # Each reason is the rule the move breaks (rules/aster.md, "Actions"): generate needs a
+    # reserve star and a generation point, moves need an own star (nudge: any star), an empty
+    # target on the right route; gravity needs a host with a vertical link (Big has none).
+    reserve = {RED: 0} if move.kind is GEN and move.point == "C" else None
+    state = make_state(stars, actions=actions, reserve=reserve, decks=(("S1",), ()))
+    with pytest.raises(IllegalActionError) as caught:
+        apply(state, move)
+    assert why in str(caught.value)
+
+
+def test_no_action_after_a_claim_says_why() -> None:
+    state = claim_state({"2NE": RED, "3NE": RED}, actions=[VP])
+    after = apply(state, Claim("Dia", frozenset({"2NE", "3NE"})))
+    with pytest.raises(IllegalActionError, match="a constellation was claimed"):
+        apply(after, Action(VP, 0))
+
+
 def test_legal_actions_follow_the_remaining_slots() -> None:
     state = make_state({}, actions=[VP, HOLE])
     assert list(legal_actions(state)) == [Action(VP, 0), Action(HOLE, 1), EndTurn()]
