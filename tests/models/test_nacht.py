@@ -28,6 +28,7 @@ from asterion.models.nacht import (
     derived_chamfers,
     edge_problem,
     mirror,
+    misfits,
     shape,
     turn_chamfers,
 )
@@ -455,3 +456,73 @@ def test_a_blank_tile_turned_shows_no_new_picture() -> None:
     # no turn is a new placement (else counts grow fourfold and unique sets look ambiguous).
     tileset = replace(cut(Chart("blank", ()), 3, 3, unit_viewport(3, 3)), rotations=True)
     assert all(turns == () for turns in edge_problem(tileset).turns_in_place)
+
+
+# -- a second mutation audit ----------------------------------------------------------------------
+
+
+def test_shape_counts_the_fragments_of_each_constellation() -> None:
+    # Two fragments of A and one of B, in any order of offsets.
+    assert shape(((0.2, "B"), (0.3, "A"), (0.5, "A"))) == (("A", 2), ("B", 1))
+    assert shape(()) == ()
+
+
+def test_sides_exactly_n1_apart_at_decimal_offsets_fit() -> None:
+    # N1: offsets equal within 0.02 of a side. NW's east end at height 0.3 reads 0.7 clockwise;
+    # NE's west end at 0.32 reads 0.68 from NW's side: 0.02 apart, within the tolerance
+    # (though 0.7 - 0.68 is a hair over 0.02 in floating point). 0.321 is beyond it.
+    assert close(((0.7, "A"),), ((0.68, "A"),))
+    assert misfits(hand_set(ne_offset=0.32), AS_LAID) == []
+    assert check_arrangement(edge_problem(hand_set(ne_offset=0.32)).problem, AS_LAID) == []
+    assert misfits(hand_set(ne_offset=0.321), AS_LAID) == [
+        "tile NW at row 0, column 0: its east side does not fit its neighbour's"
+    ]
+
+
+def test_a_chain_of_near_misses_is_recorded_once() -> None:
+    # chained_set: NW's east side reads 0.70, NE's west side 0.695 from it, NW's south side
+    # 0.678 facing: one chain (0.70 and 0.678 are 0.022 apart); its mirror image (0.30, 0.305,
+    # 0.322) is the same chain. The hand set has no chain at all.
+    (chain,) = edge_problem(chained_set()).chains
+    offsets = {round(offset, 6) for signature in chain for offset, _ in signature}
+    assert offsets in ({0.7, 0.695, 0.678}, {0.3, 0.305, 0.322})
+    assert edge_problem(hand_set()).chains == ()
+
+
+def test_misfits_needs_a_whole_grid() -> None:
+    # Rows of 3 and 1 tile hold the 4 tiles of a 2 x 2, but are no 2 x 2 grid.
+    ragged = ((Placement(0), Placement(1), Placement(2)), (Placement(3),))
+    assert misfits(hand_set(), ragged) == ["not a 2x2 grid"]
+
+
+def labelled_set(edges: list[str], chamfers: list[frozenset[str]] | None = None) -> TileSet:
+    tiles = tuple(
+        Tile(str(i), chamfers[i] if chamfers else derived_chamfers(tuple(e)), edges=tuple(e))  # type: ignore[arg-type]
+        for i, e in enumerate(edges)
+    )
+    return TileSet("g", 2, 2, tiles, generic=True)
+
+
+def test_misfits_compares_side_labels() -> None:
+    # Labels fit when equal: NW's east a meets NE's west a, NW's south b meets SW's north b...
+    fine = labelled_set(["0ab0", "00ca", "bd00", "c00d"])
+    assert misfits(fine, AS_LAID) == []
+    # ... and NE's west side says x, which is not NW's east a.
+    wrong = labelled_set(["0ab0", "00cx", "bd00", "c00d"])
+    assert misfits(wrong, AS_LAID) == [
+        "tile 0 at row 0, column 0: its east side does not fit its neighbour's"
+    ]
+
+
+def test_a_label_against_the_chamfers_fits_no_side() -> None:
+    # _generic_problem: a side labelled border whose chamfers put it inside gets a color of its
+    # own that fits nothing. Tile 0 (labels of the NW corner) chamfered as an interior tile:
+    # its N and W sides are such sides; no side of the set fits them.
+    chamfers = [frozenset(CORNERS), *(derived_chamfers(tuple(e)) for e in ("00ca", "bd00", "c00d"))]
+    problem = edge_problem(labelled_set(["0ab0", "00ca", "bd00", "c00d"], chamfers)).problem
+    north, west = problem.pieces[0][0], problem.pieces[0][3]
+    sides = [(i, s) for i in range(4) for s in range(4)]
+    for against in (north, west):
+        assert against != BORDER
+        fitting = [(i, s) for i, s in sides if problem.fits(against, problem.pieces[i][s])]
+        assert fitting in ([(0, 0)], [(0, 3)])  # only itself
