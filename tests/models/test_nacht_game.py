@@ -26,6 +26,7 @@ from asterion.models.nacht_game import (
     Pass,
     Sky,
     apply,
+    centre_cell,
     legal_moves,
 )
 from asterion.solver.nacht_verify import verify
@@ -357,3 +358,90 @@ def test_solo_game_totals_every_reward_minus_declines(
     paid = declines - state.owed[0]
     assert state.coins[0] == 15 + sky.solo_total() - paid
     assert state.markers == (sky.width - 1) * (sky.height - 1)
+
+
+# -- a mutation audit: the sky's geometry, bad skies, turn order, declines owed -----------------
+
+
+def test_the_start_cell_is_the_middle_north_west_on_even_sides() -> None:
+    # N4 (docs/nacht.md): the middle cell, north-west of the middle on even sides.
+    assert centre_cell(5, 5) == 2 * 5 + 2
+    assert centre_cell(4, 4) == 1 * 4 + 1  # rows 1-2 and columns 1-2 are the middle
+    assert centre_cell(4, 2) == 0 * 4 + 1
+    assert centre_cell(3, 4) == 1 * 3 + 1
+    assert Sky.grid(4, 4, {}).start == 5
+
+
+def test_neighbours_are_orthogonal_within_the_grid() -> None:
+    # 3x3: cell 2 (row 0, column 2) touches 1 and 5, not 3 (row 1, column 0); cell 7 (bottom
+    # middle) touches 4, 6 and 8, nothing below the grid.
+    sky = Sky.grid(3, 3, {})
+    assert sky.frontier(1 << 2) == 1 << 1 | 1 << 5
+    assert sky.frontier(1 << 7) == 1 << 4 | 1 << 6 | 1 << 8
+    assert not sky.fits(1 << 2, 3)
+
+
+@pytest.mark.parametrize("start", [-1, 9])
+def test_a_start_cell_outside_the_grid_is_refused(start: int) -> None:
+    with pytest.raises(InputError, match="start cell"):
+        Sky.grid(3, 3, {}, start=start)
+
+
+def test_a_constellation_on_no_cell_is_refused() -> None:
+    # A constellation spans the tiles its stars and lines lie on: none is no constellation.
+    with pytest.raises(InputError, match="must lie in the 3x3 grid"):
+        Sky.grid(3, 3, {"E": ()})
+
+
+def test_turns_go_round_the_players_in_seat_order() -> None:
+    # 7x1 row, start 3, three players; 0, 6, 1 never fit when drawn, so each turn is a draw
+    # to the display and a pass: players 0, 1, 2, then 0 again.
+    sky = Sky.grid(7, 1, {})
+    state = NachtState.start(sky, [0, 6, 1, 2, 4, 5], players=3)
+    seats = []
+    for _ in range(3):
+        seats.append(state.active)
+        state = apply(state, Pass())
+    assert seats == [0, 1, 2] and state.active == 0
+    assert state.displays == (1 << 0, 1 << 6, 1 << 1)
+
+
+def test_a_coin_set_aside_cannot_pay_a_second_decline() -> None:
+    # Variant set_aside_declines, G2 (a decline needs a coin to pay with). 5x1 row, start 2,
+    # one coin: declining 1 sets that coin aside; the next fitting draw (3) must be laid.
+    sky = Sky.grid(5, 1, {})
+    rules = NachtRules(start_coins=1, set_aside_declines=True)
+    state = NachtState.start(sky, [1, 3, 0, 4], players=1, rules=rules)
+    state = play(state, [Decline(), Pass()])
+    assert state.coins == (1,) and state.owed == (1,) and state.drawn == 3
+    assert moves(state) == [Lay(3)]
+
+
+def test_laying_a_tile_not_in_the_display_is_refused_with_the_reason() -> None:
+    # 7x1 row, start 3, two players. Player 0 draws 0 (no fit: display) and passes; player 1
+    # draws 2 and lays it. Cell 1 now fits, but its tile is still in the pile.
+    sky = Sky.grid(7, 1, {})
+    state = NachtState.start(sky, [0, 2, 1, 4, 5, 6], players=2)
+    state = play(state, [Pass(), Lay(2)])
+    assert sky.fits(state.laid, 1)
+    with pytest.raises(IllegalActionError, match="not in the player's display"):
+        apply(state, Lay(1))
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
+def test_markers_are_the_holes_whose_four_cells_are_laid(width: int, height: int) -> None:
+    # Brute force over every laid set: a hole is an interior vertex, between rows r - 1, r
+    # and columns c - 1, c (0 < r < height, 0 < c < width); its marker is in when all four
+    # of those cells are laid.
+    sky = Sky.grid(width, height, {})
+
+    def laid(mask: int, row: int, col: int) -> bool:
+        return bool(mask >> (row * width + col) & 1)
+
+    for mask in range(1 << (width * height)):
+        holes = sum(
+            all(laid(mask, row, col) for row in (r - 1, r) for col in (c - 1, c))
+            for r in range(1, height)
+            for c in range(1, width)
+        )
+        assert sky.markers(mask) == holes, bin(mask)
