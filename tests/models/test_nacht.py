@@ -526,3 +526,20 @@ def test_a_label_against_the_chamfers_fits_no_side() -> None:
         assert against != BORDER
         fitting = [(i, s) for i, s in sides if problem.fits(against, problem.pieces[i][s])]
         assert fitting in ([(0, 0)], [(0, 3)])  # only itself
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_alike_pieces_group_a_piece_with_its_turned_copies(turns: int) -> None:
+    from asterion.models.edges import alike_pieces, turn
+
+    # With rotations a piece and a copy turned 1, 2 or 3 quarters show the same sides: one
+    # kind, keyed by its lowest-numbered piece (piece 0, the corner, is the anchor: its own
+    # kind). Without rotations they are two kinds.
+    inner = (1, 2, 3, 4)
+    pieces = ((0, 5, 6, 0), inner, turn(inner, turns), (7, 8, 9, 10))
+    assert alike_pieces(EdgeProblem(pieces, 2, 2, rotations=True)) == {
+        0: (0,),
+        1: (1, 2),
+        3: (3,),
+    }
+    assert alike_pieces(EdgeProblem(pieces, 2, 2)) == {0: (0,), 1: (1,), 2: (2,), 3: (3,)}
