@@ -20,6 +20,7 @@ from asterion.errors import InputError
 from asterion.models.edges import check_arrangement
 from asterion.models.nacht import Role, Tile, TileSet, edge_problem, mirror
 from asterion.models.nacht_cut import (
+    MAX_COORDINATE,
     NUDGE,
     Chart,
     ChartConstellation,
@@ -318,6 +319,8 @@ def test_chart_from_data() -> None:
     [
         (lambda d: d["constellations"][0].update(lines=[[0, 2]]), "constellations.0.lines.0"),
         (lambda d: d["constellations"][0].update(lines=[[1, 1]]), "constellations.0.lines.0"),
+        (lambda d: d["constellations"][0].update(lines=[[-1, 1]]), "constellations.0.lines.0"),
+        (lambda d: d["constellations"][0].update(lines=[[0, -1]]), "constellations.0.lines.0"),
         (lambda d: d["constellations"][1].update(abbr="A"), "constellations.1.abbr"),
         (lambda d: d["constellations"][0]["stars"][0].update(x=float("nan")), "constellations.0"),
         (lambda d: d.update(constellations=[]), "constellations"),
@@ -332,3 +335,76 @@ def test_bad_charts(change: Any, field: str) -> None:
         chart_from_data(data, "c.json")
     assert caught.value.field is not None and caught.value.field.startswith(field)
     assert str(caught.value).startswith("c.json: ")
+
+
+# -- a mutation audit: the default viewport by hand, the chart format's bounds ------------------
+
+
+@pytest.mark.parametrize(
+    ("grid", "expected"),
+    [
+        # Stars span 10 x 5 from (2, 1); widened by 5 % each side: 11 x 5.5, centred on
+        # (7, 3.5). A 4 x 2 grid: tiles max(11 / 4, 5.5 / 2) = 2.75 wide, 11 x 5.5 in all.
+        ((4, 2), (1.5, 0.75, 12.5, 6.25)),
+        # A 2 x 2 grid: tiles max(11 / 2, 5.5 / 2) = 5.5 wide, 11 x 11 in all.
+        ((2, 2), (1.5, -2.0, 12.5, 9.0)),
+        # An 8 x 2 grid: tiles max(11 / 8, 5.5 / 2) = 2.75 wide, 22 x 5.5 in all.
+        ((8, 2), (-4.0, 0.75, 18.0, 6.25)),
+    ],
+)
+def test_the_default_viewport_by_hand(
+    grid: tuple[int, int], expected: tuple[float, float, float, float]
+) -> None:
+    chart = Chart("two", (ChartConstellation("A", "", ((2.0, 1.0, 1.0), (12.0, 6.0, 1.0)), ()),))
+    assert default_viewport(chart, *grid) == pytest.approx(expected)
+
+
+def test_a_chart_of_one_constellation_is_good() -> None:
+    data = {**GOOD_CHART, "constellations": GOOD_CHART["constellations"][:1]}
+    assert [c.abbr for c in chart_from_data(data, "c.json").constellations] == ["A"]
+
+
+def test_a_constellation_needs_an_abbreviation() -> None:
+    data = {**GOOD_CHART, "constellations": [{**GOOD_CHART["constellations"][0], "abbr": ""}]}
+    with pytest.raises(InputError) as caught:
+        chart_from_data(data, "c.json")
+    assert caught.value.field is not None and caught.value.field.startswith("constellations.0.abbr")
+
+
+def test_a_shifted_viewport_cuts_the_same_tiles() -> None:
+    # The stars of test_each_star_is_kept_once and their viewport moved 10 east and 20 north
+    # together: every star lands on the same tile at the same local place (seams, the picture's
+    # NE corner, the stars outside), and a line keeps its fragments.
+    stars = ((1.0, 0.5, 1.0), (3.0, 2.0, 2.0), (0.0, 0.0, 3.0), (1.5, 1.0, 4.0), (2.0, 1.0, 5.0))
+    stars += ((3.5, 1.0, 6.0), (-0.01, 1.0, 7.0), (1.5, 2.5, 8.0))
+    lines = ((0, 3),)
+
+    def where(dx: float, dy: float) -> tuple[object, ...]:
+        moved = tuple((x + dx, y + dy, mag) for x, y, mag in stars)
+        chart = Chart("s", (ChartConstellation("S", "", moved, lines),))
+        tileset = cut(chart, 3, 2, (dx, dy, dx + 3.0, dy + 2.0))
+        placed = sorted(
+            (star.mag, i, round(star.x, 6), round(star.y, 6))
+            for i, tile in enumerate(tileset.tiles)
+            for star in tile.stars
+        )
+        fragments = [[tile.fragments(side) for side in "NESW"] for tile in tileset.tiles]
+        return placed, fragments
+
+    assert len(where(0.0, 0.0)[0]) == 5
+    assert where(10.0, 20.0) == where(0.0, 0.0)
+
+
+def test_viewport_edges_at_the_coordinate_bound_are_good() -> None:
+    # "given viewport edges lie within +-MAX_COORDINATE": the bound itself is within.
+    m = MAX_COORDINATE
+    tileset = cut(woven_chart(2, 2, 0), 2, 2, (m - 2.0, -m, m, -m + 2.0))
+    assert len(tileset.tiles) == 4
+
+
+def test_a_chart_built_in_code_with_an_infinite_star_is_bad_input() -> None:
+    for star in ((0.5, math.inf, 1.0), (math.inf, 0.5, 1.0)):
+        chart = Chart("c", (ChartConstellation("A", "", (star,), ()),))
+        with pytest.raises(InputError) as caught:
+            cut(chart, 2, 2, unit_viewport(2, 2))
+        assert caught.value.field == "constellations"
