@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asterion.errors import IllegalActionError, InputError
+from asterion.models.edges import Placement
 from asterion.models.nacht_files import default_tileset
 from asterion.models.nacht_game import (
     Decline,
@@ -445,3 +446,77 @@ def test_markers_are_the_holes_whose_four_cells_are_laid(width: int, height: int
             for c in range(1, width)
         )
         assert sky.markers(mask) == holes, bin(mask)
+
+
+def test_the_default_rules_are_the_rules_page() -> None:
+    # rules/nacht.md "Play": 15 coins each (R), decline for 1 coin, at most 5 declines in a
+    # row, at most 2 tiles per turn, a knock takes 1 coin; the knocker gets no constellation
+    # (R) nor hole (G4); the review variants are off.
+    rules = NachtRules()
+    assert (rules.start_coins, rules.decline_cost, rules.max_declines) == (15, 1, 5)
+    assert (rules.lays_per_turn, rules.knock_reward) == (2, 1)
+    assert not rules.knocker_collects_holes
+    assert not rules.set_aside_declines and not rules.empty_display_bonus
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_one_to_five_players_may_play(players: int) -> None:
+    # 3-4 as published, 2 and 5 as options, 1 for the solo invariant (module docstring).
+    state = NachtState.start(Sky.grid(3, 1, {}), [0, 2], players=players)
+    assert state.coins == (15,) * players
+
+
+def test_a_solo_player_passing_over_a_fitting_tile_is_not_knocked() -> None:
+    # "another player may knock": with one player there is none. 5x1 row, start 2: 0 does not
+    # fit (display); 1 fits and is declined; 4 does not fit (display). Passing over the
+    # fitting 1 starts the next turn, which draws 3.
+    state = NachtState.start(Sky.grid(5, 1, {}), [0, 1, 4, 3], players=1)
+    state = play(state, [Pass(), Decline(), Pass()])
+    assert state.drawn is None and state.displays == (0b10011,)
+    state = apply(state, Pass())
+    assert (state.phase, state.drawn, state.coins) == ("turn", 3, (14,))
+
+
+def test_only_constellations_holding_the_tile_are_completed_by_it() -> None:
+    # 3x3, A = {0, 1}: laid 0, 1 and the start 4, A is complete already; laying 3 completes
+    # nothing (it closes the hole of cells 0, 1, 3, 4: +1 only).
+    sky = Sky.grid(3, 3, {"A": (0, 1)})
+    laid = 1 << 0 | 1 << 1 | 1 << 4
+    assert sky.completed(laid, 3) == ()
+    assert sky.gain(laid, 3) == 1
+
+
+def test_unseen_tiles_are_the_pile() -> None:
+    # 5x1 row, start 2, pile 1, 3, 0, 4: 1 is drawn at once; 3, 0 and 4 stay face down.
+    state = NachtState.start(Sky.grid(5, 1, {}), [1, 3, 0, 4], players=1)
+    assert state.unseen() == 1 << 3 | 1 << 0 | 1 << 4
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
+def test_holes_closed_by_a_tile_by_brute_force(width: int, height: int) -> None:
+    # A tile at (row, col) touches the interior vertices (r, c), r in {row, row + 1}, c in
+    # {col, col + 1}, 0 < r < height, 0 < c < width; laying it closes those whose four cells
+    # (r - 1 or r, c - 1 or c) are then all laid. With no constellations that is the gain.
+    sky = Sky.grid(width, height, {})
+    for laid in range(1 << (width * height)):
+        for cell in range(width * height):
+            if laid >> cell & 1:
+                continue
+            after = laid | 1 << cell
+            row, col = divmod(cell, width)
+            closed = sum(
+                all(after >> (rr * width + cc) & 1 for rr in (r - 1, r) for cc in (c - 1, c))
+                for r in (row, row + 1)
+                for c in (col, col + 1)
+                if 0 < r < height and 0 < c < width
+            )
+            assert sky.holes_closed(laid, cell) == closed == sky.gain(laid, cell), (laid, cell)
+
+
+def test_a_ragged_arrangement_is_refused() -> None:
+    # Five rows, one of them a tile short: no 5x5 arrangement.
+    tileset = default_tileset()
+    rows = [tuple(Placement(r * 5 + c) for c in range(5)) for r in range(5)]
+    rows[4] = rows[4][:4]
+    with pytest.raises(InputError, match="not 5x5"):
+        Sky.from_arrangement(tileset, tuple(rows))
