@@ -845,11 +845,6 @@ def test_line_ends_exactly_a_tolerance_apart_meet(south: bool) -> None:
     assert [(s.abbr, s.parts) for s in report.constellations] == [("A", 1)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: check 5 joins line ends only within the bare tolerance, while sides fit "
-    "within it plus 1e-9 (nacht.close), so 0.3 and 0.32 fit but the line counts as 2 parts",
-)
 def test_line_ends_n1_apart_at_decimal_offsets_meet() -> None:
     # N1: 0.3 and 0.32 are equal within 0.02; check 3 lets the sides fit (one arrangement),
     # so the line continues across them and is one figure (check 5).
@@ -898,11 +893,6 @@ def test_the_default_count_limit_is_ten() -> None:
     assert message.startswith("at least 10 arrangements;")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: arrangement_findings writes a count the time limit stopped (not complete, "
-    "below the count limit) as exact: '2 arrangements', not 'at least 2'",
-)
 def test_a_count_stopped_by_the_time_limit_is_a_lower_bound() -> None:
     from asterion.solver.edge_result import EdgeSearchResult
     from asterion.solver.nacht_verify import arrangement_findings

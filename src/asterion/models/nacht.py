@@ -141,17 +141,22 @@ def mirror(signature: Sequence[Fragment]) -> tuple[Fragment, ...]:
     return tuple(sorted((round(1 - offset, DIGITS), name) for offset, name in signature))
 
 
+def within(t: float, u: float, tolerance: float = TOLERANCE) -> bool:
+    """N1's "the same offset": ``t`` and ``u`` differ by at most ``tolerance``, with room for
+    the rounding of offsets to ``DIGITS`` places (0.3 and 0.32 are 0.02 apart)."""
+    return abs(t - u) <= tolerance + 10.0**-DIGITS
+
+
 def close(a: Sequence[Fragment], b: Sequence[Fragment], tolerance: float = TOLERANCE) -> bool:
     """The same fragments within ``tolerance``: per constellation the same number, and offsets
     that pair up in order. (Compared per constellation, so two lines crossing a side close
     together may come in either order.)"""
     if len(a) != len(b):
         return False
-    slack = tolerance + 10.0**-DIGITS
     by_name_a, by_name_b = _by_name(a), _by_name(b)
     return by_name_a.keys() == by_name_b.keys() and all(
         len(ts) == len(by_name_b[name])
-        and all(abs(t - u) <= slack for t, u in zip(ts, by_name_b[name], strict=True))
+        and all(within(t, u, tolerance) for t, u in zip(ts, by_name_b[name], strict=True))
         for name, ts in by_name_a.items()
     )
 

@@ -36,6 +36,7 @@ from asterion.models.nacht import (
     shape,
     turn_chamfers,
     turn_point,
+    within,
 )
 from asterion.solver.edge_result import EdgeSearchResult
 from asterion.solver.nacht_solve import arrange
@@ -372,7 +373,9 @@ def arrangement_findings(
             Finding(UNDECIDED, "one arrangement found; uniqueness not proven within the time limit")
         ]
     first, second = result.solutions[0], result.solutions[1]
-    count = result.count if result.complete or result.count < count_limit else None
+    # Exact only when the whole space was searched below the limit; a clock stop or the limit
+    # reached leaves a lower bound.
+    count = result.count if result.complete and result.count < count_limit else None
     how_many = f"{count}" if count is not None else f"at least {result.count}"
     up_to = " (counted up to turning the whole picture)" if tileset.rotations else ""
     return [
@@ -454,9 +457,10 @@ class _Parts:
 
 
 def _node(known: list[tuple[float, float]], point: tuple[float, float], tolerance: float) -> int:
-    """The index of a known point within ``tolerance`` of ``point``, or a new one."""
+    """The index of a known point within ``tolerance`` of ``point`` (N1, as sides fit), or a
+    new one."""
     for i, (x, y) in enumerate(known):
-        if abs(x - point[0]) <= tolerance and abs(y - point[1]) <= tolerance:
+        if within(x, point[0], tolerance) and within(y, point[1], tolerance):
             return i
     known.append(point)
     return len(known) - 1
