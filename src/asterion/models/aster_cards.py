@@ -250,7 +250,10 @@ class _CardSpec(BaseModel):
         if self.deck is Deck.SMALL and not low <= stars <= high:
             raise ValueError(f"card {self.abbr}: a small card has {low}-{high} stars, not {stars}")
         if self.deck in (Deck.LARGE, Deck.OBSOLETE) and stars <= high:
-            raise ValueError(f"card {self.abbr}: a {self.deck.value} card has 5 or more stars")
+            raise ValueError(
+                f"card {self.abbr}: {self.deck.value} cards have {high + 1} or more stars, "
+                f"not {stars}"
+            )
         if self.points != stars:
             raise ValueError(
                 f"card {self.abbr}: points must equal its number of stars "
