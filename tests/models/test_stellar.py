@@ -321,6 +321,30 @@ def test_an_emptied_position_sends_the_player_to_the_deck() -> None:
     assert after.deck == DECK[2:]
 
 
+@pytest.mark.parametrize(
+    ("hand", "take", "play", "second", "display"),
+    [
+        # Take D3 (position 3); play the satellite SA (number 1): D1, under 1, goes to the
+        # telescope (not the deck's top K1); gaps 1 and 3 take K1 and K2.
+        (["SA", "H2"], 3, "SA", "D1", ("K1", "D2", "K2", "D4", "D5")),
+        # Take D1; play X3 (moon 5): D5, under 5, goes to the telescope; gaps 1 and 5.
+        (["X3", "H2"], 1, "X3", "D5", ("K1", "D2", "D3", "D4", "K2")),
+    ],
+    ids=["under one", "under five"],
+)
+def test_the_ends_of_the_display_give_the_second_card(
+    hand: list[str], take: int, play: str, second: str, display: tuple[str, ...]
+) -> None:
+    # Turn step 3: "Take the display card under the number equal to the played card's number"
+    # holds for the first and the last number card. The played card goes to the notebook;
+    # the second (a moon D1 or a black hole D5, a new type) to the telescope, here slot 12.
+    state = turn_state(p0=area({1: "T1"}, ["N1"], hand))
+    after = apply(state, Turn(take, play, "notebook", second_slot=12))
+    assert after.areas[0].notebook == ("N1", play)
+    assert after.areas[0].slot(12) == Placed(second)
+    assert (after.display, after.deck) == (display, DECK[2:])
+
+
 def test_the_second_card_goes_to_the_other_area_and_the_refill_is_in_position_order() -> None:
     state = turn_state()
     # Take D4 (position 4), play H2 (number 2) to the notebook: D2 goes to the telescope.
@@ -398,6 +422,19 @@ def test_taking_a_satellite_offers_the_opponent_a_reset() -> None:
     assert (kept.phase, kept.active) == ("turn", 1)
 
 
+def test_the_second_player_taking_a_satellite_lets_the_first_answer() -> None:
+    # R: "after a satellite was taken from the display, the opponent may have the whole
+    # display discarded". Player 1 (seat index 1) takes SA: the opponent is player 0.
+    state = replace(turn_state(display=("SA", "D2", "D3", "D4", "D5")), active=1)
+    # G2 (asteroid 2, a new type for player 1) to slot 12; D2, under 2, to the notebook.
+    after = apply(state, Turn(1, "G2", "telescope", slot=12))
+    assert after.areas[1].notebook == ("N2", "D2")
+    assert (after.phase, after.resetter) == ("reset", 0)
+    # Whatever the answer, the turn then passes to player 0.
+    assert apply(after, ResetDisplay(False)).active == 0
+    assert apply(after, ResetDisplay(True)).active == 0
+
+
 def test_a_satellite_taken_as_the_second_card_also_offers_a_reset() -> None:
     # The display card under 2 is the satellite SB: it leaves the display in step 3.
     state = turn_state(display=("D1", "SB", "D3", "D4", "D5"))
@@ -428,33 +465,39 @@ def test_reset_discarding_the_display_when_not_to_the_bottom() -> None:
     assert after.deck == ("K8", "K9", "K10")
 
 
-def test_no_reset_in_solo() -> None:
-    rules = StellarRules(deck=TURN_DECK, solo_targets=(("top", 10), ("middle", 5), ("bottom", 5)))
-    state = StellarState.solo(
+SOLO_TARGETS = (("top", 10), ("middle", 5), ("bottom", 5))
+
+
+def solo_state(display: tuple[str, ...] = DISPLAY, turns: int = 11) -> StellarState:
+    rules = StellarRules(deck=TURN_DECK, turns=turns, solo_targets=SOLO_TARGETS)
+    return StellarState.solo(
         rules,
         telescope_start="T1",
         notebook_start="N1",
         hand=("H2", "H0"),
-        display=("SA", "D2", "D3", "D4", "D5"),
+        display=display,
         deck=DECK,
     )
+
+
+def test_a_solo_start_is_a_game_setup_for_one_seat() -> None:
+    # Setup: "one goes to telescope slot 1, the other to the notebook"; the solo puzzle
+    # starts the same way for its one player, with the deck in the order given.
+    state = solo_state()
+    assert state.areas[0] == area({1: "T1"}, ["N1"], ["H2", "H0"])
+    assert state.areas[1] == PlayerArea()
+    assert (state.display, state.deck, state.active, state.phase) == (DISPLAY, DECK, 0, "turn")
+
+
+def test_no_reset_in_solo() -> None:
+    state = solo_state(display=("SA", "D2", "D3", "D4", "D5"))
     after = apply(state, Turn(1, "H2", "telescope", slot=3))
     assert after.areas[0].notebook == ("N1", "D2")
     assert (after.phase, after.active, after.turns_taken) == ("turn", 0, (1, 0))
 
 
 def test_solo_ends_after_its_turns_with_one_final_note() -> None:
-    rules = StellarRules(
-        deck=TURN_DECK, turns=2, solo_targets=(("top", 10), ("middle", 5), ("bottom", 5))
-    )
-    state = StellarState.solo(
-        rules,
-        telescope_start="T1",
-        notebook_start="N1",
-        hand=("H2", "H0"),
-        display=DISPLAY,
-        deck=DECK,
-    )
+    state = solo_state(turns=2)
     state = apply(state, Turn(1, "H2", "telescope", slot=3))
     assert (state.phase, state.active) == ("turn", 0)
     state = apply(state, next(iter(legal_moves(state))))
@@ -619,6 +662,35 @@ def test_a_player_with_no_card_for_the_final_note_passes_and_the_other_still_not
     assert set(legal_moves(state)) == {FinalNote("G1"), FinalNote("G2")}
     state = apply(state, FinalNote("G1"))
     assert state.phase == "over" and state.areas[1].notebook == ("N2", "G1")
+
+
+def test_the_second_players_final_pass_ends_the_game() -> None:
+    # "then each player plays one of the two cards left in hand to the notebook": once the
+    # second player has had that chance (here an empty hand, so a pass), the game is over.
+    base = turn_state(p1=area({1: "U1"}, ["N2"], []))
+    state = replace(base, turns_taken=(11, 11), phase="final", active=1)
+    assert list(legal_moves(state)) == [Pass()]
+    after = apply(state, Pass())
+    assert after.is_over
+    assert list(legal_moves(after)) == []
+
+
+def test_a_pass_uses_up_the_turn() -> None:
+    # "11 turns each after setup": a player who can do nothing (no card in hand or display,
+    # the deck dry, S4) passes, and that pass is the turn, so the game still reaches its end.
+    # Both at 10 turns: player 0's pass is their 11th (11, 10); player 1 then plays a hand
+    # card without a take (nothing to take, no second card to draw), their 11th: (11, 11),
+    # and the final notes follow, player 0 first.
+    base = turn_state(
+        p0=area({1: "T1"}, ["N1"], []), display=(None,) * 5, deck=(), reset_to_bottom=False
+    )
+    state = replace(base, turns_taken=(10, 10), active=0)
+    assert list(legal_moves(state)) == [Pass()]
+    state = apply(state, Pass())
+    assert (state.turns_taken, state.phase, state.active) == ((11, 10), "turn", 1)
+    state = apply(state, Turn(0, "G1", "notebook"))
+    assert state.areas[1].notebook == ("N2", "G1")
+    assert (state.turns_taken, state.phase, state.active) == ((11, 11), "final", 0)
 
 
 def test_an_empty_display_skips_the_take_but_not_the_turn() -> None:
@@ -817,6 +889,14 @@ def test_a_zero_six_satellite() -> None:
     mine, _ = score(state)
     assert mine.types == type_points(planet=9, moon=4)
     assert mine.choices == {"S06": (PLANET, 0)}
+
+
+def test_a_run_may_start_after_a_gap_of_one() -> None:
+    # Scoring 1: "the longest run of consecutive numbers". Planet Pt2 (2 stars) in the
+    # telescope; notebook planets 1, 3, 4, 5 (Pt1 is a planet 3; a notebook card's stars do
+    # not count): runs 1 and 3-4-5, the longest 3; 2 x 3 = 6.
+    state = position({"telescope": {"1": "Pt2"}, "notebook": ["P1", "Pt1", "P4", "P5"]}, {})
+    assert score(state)[0].types == type_points(planet=6)
 
 
 def test_duplicates_do_not_help() -> None:
