@@ -560,6 +560,13 @@ def test_deck_round_trip(tmp_path: Path) -> None:
     assert zero_six["P1"].telescope_number == 6
 
 
+def test_a_card_reads_as_its_type_and_number() -> None:
+    # Components: a card has a type or is a satellite (no type), and a number 1-5 or "0/6"
+    # (stored as 0). The words a plan or a picture shows say so.
+    assert StellarCard("S0", None, 0, 0).label.startswith("satellite 0/6 ")
+    assert StellarCard("M4", MOON, 4, 1).label.startswith("moon 4 ")
+
+
 @pytest.mark.parametrize("number", [0, 6, 7, -1, "0/7", "6", 2.5, None])
 def test_deck_number_out_of_range(number: object) -> None:
     check_deck_error(deck_error(card_data(number=number)), "cards.0.number")

@@ -27,6 +27,7 @@ from asterion.models.stellar import (
     legal_moves,
     score,
 )
+from asterion.models.stellar_cards import CelestialType, Deck, StellarCard
 from asterion.models.stellar_solo import (
     SoloPuzzle,
     deal_solo_puzzle,
@@ -310,6 +311,66 @@ def test_targets_grow_with_the_turns() -> None:
     assert 10 <= full["top"] <= 22 and 6 <= full["middle"] <= 14 and 8 <= full["bottom"] <= 18
 
 
+# A deck whose mean telescope number is 3 exactly: starters 1-5 (sum 15) and 30 planets 3
+# (sum 90), 105 / 35 = 3.
+EVEN_DECK = Deck(
+    tuple(StellarCard(f"S{n}", CelestialType.MOON, n, 0, starter=True) for n in range(1, 6))
+    + tuple(StellarCard(f"P{i}", CelestialType.PLANET, 3, 0) for i in range(30))
+)
+
+
+def test_dealt_targets_are_the_typical_sums_give_or_take_two() -> None:
+    # deal_solo_puzzle: each target is the mean telescope number (3) times the section's share
+    # of the cards played (11 open slots: top 4, middle 3, bottom 4), plus the telescope
+    # starter's number in the top, give or take 2 (TARGET_SPREAD), never below 0.
+    # 11 turns: top s + 3 x 4 = s + 12, middle 3 x 3 = 9, bottom 3 x 4 = 12.
+    offsets: dict[str, set[int]] = {"top": set(), "middle": set(), "bottom": set()}
+    for seed in range(60):
+        puzzle = deal_solo_puzzle(seed, deck=EVEN_DECK)
+        start = EVEN_DECK[puzzle.telescope_start].number
+        typical = {"top": start + 12, "middle": 9, "bottom": 12}
+        for name, target in puzzle.targets:
+            offsets[name].add(target - typical[name])
+    assert offsets == {name: {-2, -1, 0, 1, 2} for name in offsets}
+    # 1 turn: top s + 12/11 (rounds to s + 1), middle 9/11 and bottom 12/11 (both round to
+    # 1): 1 - 2 = -1 is raised to 0, so middle and bottom range over 0-3.
+    low: dict[str, set[int]] = {"top": set(), "middle": set(), "bottom": set()}
+    for seed in range(60):
+        puzzle = deal_solo_puzzle(seed, turns=1, deck=EVEN_DECK)
+        start = EVEN_DECK[puzzle.telescope_start].number
+        for name, target in puzzle.targets:
+            low[name].add(target - (start if name == "top" else 0))
+    assert low == {"top": {-1, 0, 1, 2, 3}, "middle": {0, 1, 2, 3}, "bottom": {0, 1, 2, 3}}
+
+
+def small_deck(starters: int, others: int) -> Deck:
+    return Deck(
+        tuple(StellarCard(f"S{i}", CelestialType.MOON, 3, 0, starter=True) for i in range(starters))
+        + tuple(StellarCard(f"P{i}", CelestialType.PLANET, 3, 0) for i in range(others))
+    )
+
+
+def test_a_deal_needs_two_starters_and_enough_cards() -> None:
+    # Setup for one seat: two starters (slot 1 and the notebook), 2 cards to the hand, 5 to
+    # the display, and 2 deck cards a turn: 2 turns need 2 + 5 + 2 x 2 = 11 more cards.
+    puzzle = deal_solo_puzzle(0, turns=2, deck=small_deck(2, 11))
+    assert len(puzzle.hand) == 2 and len(puzzle.display) == 5 and len(puzzle.deck_order) == 4
+    with pytest.raises(InputError):
+        deal_solo_puzzle(0, turns=2, deck=small_deck(2, 10))
+    with pytest.raises(InputError):
+        deal_solo_puzzle(0, turns=2, deck=small_deck(1, 12))
+
+
+@pytest.mark.parametrize(("turns", "fine"), [(0, False), (1, True), (11, True), (12, False)])
+def test_a_deal_has_one_to_eleven_turns(turns: int, fine: bool) -> None:
+    # "11 turns each after setup": a puzzle plays 1 to 11 of them.
+    if fine:
+        assert deal_solo_puzzle(0, turns=turns).turns == turns
+    else:
+        with pytest.raises(InputError):
+            deal_solo_puzzle(0, turns=turns)
+
+
 def test_default_turns_is_the_whole_game() -> None:
     data = dict(HAND_WORKED)
     del data["turns"]
@@ -365,3 +426,13 @@ def test_bad_json_names_the_file(tmp_path: Path) -> None:
         load_solo_puzzle(path)
     with pytest.raises(InputError, match="no such file"):
         load_solo_puzzle(tmp_path / "missing.json")
+
+
+def test_a_target_of_nought_is_a_target() -> None:
+    # A section is won by beating its target: 0 is beaten by any card there, so it is a fair
+    # target; below 0 is refused (the rows above check the bottom).
+    data = _changed(targets={"top": 0, "middle": 0, "bottom": 0})
+    assert dict(solo_puzzle_from_data(data, SOURCE).targets) == {"top": 0, "middle": 0, "bottom": 0}
+    for name in ("top", "middle"):
+        targets = {"top": 5, "middle": 5, "bottom": 5, name: -1}
+        assert _error(_changed(targets=targets)).field == f"targets.{name}"
