@@ -596,6 +596,7 @@ def test_eleven_turns_each_then_a_final_note_each_then_over() -> None:
     "move",
     [
         Turn(1, "H2", "telescope", slot=2),  # not next to the planet on 1
+        Turn(5, "H2", "telescope", slot=2),  # the last display position, the same wrong slot
         Turn(1, "H2", "telescope", slot=1),  # occupied
         Turn(1, "H2", "telescope", slot=13),  # no such slot
         Turn(1, "H2", "telescope", slot=None),  # the telescope needs a slot
