@@ -201,8 +201,8 @@ def deal_solo_puzzle(seed: int, turns: int = MAX_TURNS, deck: Deck | None = None
     deck times the section's share of the cards played (slots filled in proportion to the
     section sizes), plus the starter's number in the top section.
 
-    :raises InputError: for a deck without 5 starters or too small for ``turns``, or
-        ``turns`` out of 1–11.
+    :raises InputError: for a deck without 2 starters (one seat's set-up) or too small for
+        ``turns``, or ``turns`` out of 1–11.
     """
     deck = deck or default_deck()
     if not 1 <= turns <= MAX_TURNS:
