@@ -185,6 +185,16 @@ def test_bad_fields_name_the_file_and_the_field(data: object, field: str) -> Non
     assert "\n" not in message
 
 
+def test_the_documented_message_for_an_unknown_point() -> None:
+    # docs/aster.md: "bad.json: stars.2XX: unknown point '2XX' (expected a name like '2NE',
+    # '4S' or 'C')" -- the problem says what is wrong, with no more appended.
+    with pytest.raises(InputError) as caught:
+        parse_state('{"stars": {"2XX": "red"}}', "bad.json")
+    assert str(caught.value) == (
+        "bad.json: stars.2XX: unknown point '2XX' (expected a name like '2NE', '4S' or 'C')"
+    )
+
+
 def test_two_stars_on_one_point() -> None:
     # JSON with a repeated key: the second star would silently replace the first.
     error = error_for('{"stars": {"C": "red", "C": "blue"}}')
@@ -233,8 +243,45 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
 
 
 def test_huge_integer_is_an_input_error() -> None:
-    with pytest.raises(InputError):
+    with pytest.raises(InputError) as caught:
         parse_state('{"slot": ' + "1" * 5000 + "}", SOURCE)
+    # The problem for the user ("too many digits"), not Python's advice to programmers
+    # (call sys.set_int_max_str_digits) that its own message carries.
+    assert "too many digits" in caught.value.problem
+    assert "set_int_max_str_digits" not in str(caught.value)
+
+
+def test_a_file_of_exactly_1_mb_is_read_and_one_byte_more_is_refused(tmp_path: Path) -> None:
+    # docs/aster.md: "files over 1 MB" are refused; 1 MB is 1,000,000 bytes, so a file of
+    # exactly that size is not over it. (An object padded with spaces is a default position.)
+    exact = "{}" + " " * (1_000_000 - 2)
+    path = tmp_path / "exact.json"
+    path.write_bytes(exact.encode())
+    assert load_state(path).star_map() == {}
+    assert parse_state(exact, SOURCE).star_map() == {}
+    path.write_bytes((exact + " ").encode())
+    with pytest.raises(InputError) as caught:
+        load_state(path)
+    assert caught.value.source == str(path) and "1000000 bytes" in caught.value.problem
+    with pytest.raises(InputError) as caught:
+        parse_state(exact + " ", SOURCE)
+    assert caught.value.source == SOURCE and "1000000 bytes" in caught.value.problem
+
+
+@pytest.mark.parametrize(
+    ("rings", "shown"),
+    [
+        ("4", '"4"'),  # a string, shown with its quotes: JSON wrote a string, not a number
+        ("é", '"é"'),  # as the file wrote it, not as the escape \u00e9
+        ("x" * 58, '"' + "x" * 58 + '"'),  # 60 characters, short enough to show whole
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_shown_as_the_file_wrote_it(rings: str, shown: str) -> None:
+    # "rings" is a whole number (docs/aster.md: {"rings": 4, ...}); the message says what
+    # was asked and shows what came.
+    error = error_for({"rings": rings})
+    assert error.field == "rings"
+    assert error.problem == f"Input should be a valid integer (got {shown})"
 
 
 # -- fuzz ----------------------------------------------------------------------------------------

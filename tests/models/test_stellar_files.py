@@ -628,3 +628,13 @@ def test_a_game_file_against_a_user_deck() -> None:
     check_error(error, "players.0.notebook", default_id)
     with pytest.raises(InputError):
         parse_game(json.dumps(GOOD), SOURCE)  # P1 ... are not in the shipped deck
+
+
+def test_a_union_error_shows_the_value_of_the_field_it_names() -> None:
+    # Two cards with a bad number (a whole number 1-5, or "0/6"): the message names the first
+    # and must show that card's value, not the other card's.
+    data = card_data(number="6")
+    data["cards"].append({"id": "P2", "type": "moon", "number": "x", "stars": 0})
+    error = deck_error(data)
+    assert error.field == "cards.0.number"
+    assert error.problem.endswith('(got "6")')
