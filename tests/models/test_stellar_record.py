@@ -113,3 +113,30 @@ def test_the_shipped_record_is_a_whole_game() -> None:
     # rules/stellar.md: 11 turns each, then one final note each
     assert sum(isinstance(m, Turn) for m in record.moves) == 22
     assert sum(isinstance(m, FinalNote) for m in record.moves) == 2
+
+
+def test_a_refused_move_lists_a_few_legal_ones_and_counts_the_rest() -> None:
+    # docs/stellar.md: a refused move is "one line naming it (`moves.4`) and a few of the
+    # legal moves there": the ones listed and the "N more" together are all the legal moves.
+    state = StellarState.new_game(seed=1)
+    legal = list(legal_moves(state))
+    with pytest.raises(InputError) as caught:
+        parse_move(state, "take 9, play X to notebook")
+    listed, _, rest = caught.value.problem.partition("(legal: ")[2].partition(" and ")
+    shown = listed.split("; ")
+    assert rest.endswith(" more)")
+    assert 1 <= len(shown) < len(legal)
+    assert len(shown) + int(rest.removesuffix(" more)")) == len(legal)
+    assert shown == [str(move) for move in legal[: len(shown)]]
+
+
+def test_a_record_of_more_than_200_moves_is_refused_at_the_door() -> None:
+    # MAX_RECORD_MOVES: a record holds at most 200 moves (a game has 22 turns, a few display
+    # answers and two final notes); an input too large is refused with the limit named.
+    with pytest.raises(InputError) as caught:
+        record_from_data({"deal": 1, "moves": ["pass"] * 201}, "game.json")
+    assert caught.value.field == "moves" and "200" in caught.value.problem
+    # 200 moves pass the door: the first is then read, and refused, by the rules.
+    with pytest.raises(InputError) as caught:
+        record_from_data({"deal": 1, "moves": ["pass"] * 200}, "game.json")
+    assert caught.value.field == "moves.0" and "not a legal move" in caught.value.problem
