@@ -192,3 +192,42 @@ def test_words_that_name_no_action_are_refused_as_what_is_wrong(move: str, probl
     with pytest.raises(InputError) as caught:
         record_from_data(record([[move]]), "g")
     assert caught.value.field == "turns.0.0" and problem in caught.value.problem
+
+
+def test_a_record_of_four_players_is_read() -> None:
+    # rules/aster.md A3: four colors (red, blue, green, yellow), one a player: up to four.
+    colors = ["red", "blue", "green", "yellow"]
+    start = record_from_data(record([], players=colors), "game.json").start
+    assert start.players == (Color.RED, Color.BLUE, Color.GREEN, Color.YELLOW)
+
+
+def test_a_turn_knows_its_first_state_and_a_turn_without_a_claim_has_none() -> None:
+    # The shipped record's first turn is red's "generate C", "move_line C 2N": no claim.
+    record = demo_record()
+    first = record.turns[0]
+    assert first.before == record.start and len(first.states) == 3
+    assert first.claim is None
+    assert first.after.star_at("2N") is Color.RED and first.after.star_at("C") is None
+
+
+def test_the_limits_of_a_record_are_named_at_the_door() -> None:
+    # MAX_RECORD_TURNS = 400 turns a record, MAX_TURN_MOVES = 60 moves a turn (the constants'
+    # documented limits): one more is refused naming the limit; exactly the limit is not.
+    assert len(record_from_data(record([[]] * 400), "game.json").turns) == 400
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([[]] * 401), "game.json")
+    assert caught.value.field == "turns" and "400" in caught.value.problem
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([["generate C"] * 61]), "game.json")
+    assert caught.value.field == "turns.0" and "the limit is 60" in caught.value.problem
+    # 60 moves pass the count; the second "generate C" is then refused by the rules (one
+    # generate slot in Big and Bang's actions).
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([["generate C"] * 60]), "game.json")
+    assert caught.value.field == "turns.0.1"
+
+
+def test_an_unknown_point_is_the_first_one_written() -> None:
+    with pytest.raises(InputError) as caught:
+        record_from_data(record([["move_line 9X 8Y"]]), "game.json")
+    assert caught.value.field == "turns.0.0" and "unknown point '9X'" in caught.value.problem
