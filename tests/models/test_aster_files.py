@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -537,3 +538,43 @@ def test_the_asymmetric_variant_is_read_and_written() -> None:
     standard = parse_state('{"stars": {"C": "red"}, "player": "red"}')
     assert [a.value for a in standard.actions] == ["generate", "move_ring", "move_line", "nudge"]
     assert "asymmetric" not in state_to_data(standard)
+
+
+def test_ten_stars_of_a_color_on_the_board_are_all_its_stars() -> None:
+    # docs/aster.md: reserve "defaults to 10 minus the color's stars on the board"; more than
+    # 10 of a color in all is not valid, so 10 on the board is, with 0 in reserve.
+    points = [f"{r}{d}" for r in (1, 2) for d in ("N", "NE", "E", "SE", "S")]
+    state = parse_state(json.dumps({"stars": dict.fromkeys(points, "red")}))
+    assert len(state.star_map()) == 10 and state.reserve_of(RED) == 0
+
+
+def test_the_players_default_to_the_colors_named_and_the_first_plays() -> None:
+    # aster_files: players default to "the colors named anywhere in the file, in the order
+    # red, blue, green, yellow" -- the player field names one too.
+    state = parse_state(json.dumps({"stars": {"C": "red"}, "player": "blue"}))
+    assert state.players == (RED, BLUE) and state.player is BLUE
+    state = parse_state(json.dumps({"stars": {"C": "blue", "1N": "red"}}))
+    assert state.players == (RED, BLUE) and state.player is RED
+
+
+def test_four_players_are_read() -> None:
+    # rules/aster.md A3: four colors, so up to four players.
+    state = parse_state(json.dumps({"players": ["red", "blue", "green", "yellow"]}))
+    assert state.players == (RED, BLUE, GREEN, YELLOW)
+
+
+def test_a_gravity_host_is_a_card_of_the_row() -> None:
+    # aggregated maps a color to [host row index, card] pairs; the default row is Big and
+    # Bang (two cards: indexes 0 and 1).
+    state = parse_state(json.dumps({"aggregated": {"red": [[0, "Tri"], [1, "Tri"]]}}))
+    assert state.aggregated[RED.number] == ((0, "Tri"), (1, "Tri"))
+    for host in (2, -1):
+        error = error_for({"aggregated": {"red": [[host, "Tri"]]}})
+        assert error.field == "aggregated.red.0" and f"host {host}" in error.problem
+
+
+def test_a_finished_game_is_written_as_over_and_read_back() -> None:
+    state = replace(parse_state("{}"), is_over=True)
+    data = state_to_data(state)
+    assert data["over"] is True
+    assert state_from_data(data, SOURCE).is_over
