@@ -267,6 +267,12 @@ def test_a_file_of_exactly_1_mb_is_read_and_one_byte_more_is_refused(tmp_path: P
     with pytest.raises(InputError) as caught:
         parse_state(exact + " ", SOURCE)
     assert caught.value.source == SOURCE and "1000000 bytes" in caught.value.problem
+    # Bytes, not characters: an e-acute is 2 bytes in UTF-8, so this text of 999,999
+    # characters is 1,000,001 bytes, over the limit.
+    accented = '{"name": "' + "\u00e9" * 2 + '"}' + " " * (1_000_000 - 15)
+    assert (len(accented), len(accented.encode())) == (999_999, 1_000_001)
+    with pytest.raises(InputError, match="1000000 bytes"):
+        parse_state(accented, SOURCE)
 
 
 @pytest.mark.parametrize(

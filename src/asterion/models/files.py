@@ -38,10 +38,10 @@ def plain_digits(text: str) -> bool:
 
 def read_json_text(text: str, source: str) -> Any:
     """Parse JSON text, naming ``source`` and the position of a syntax error."""
-    if len(text) > MAX_FILE_BYTES:
-        raise TooLargeError(
-            f"input is {len(text)} bytes; the limit is {MAX_FILE_BYTES} bytes", source=source
-        )
+    # The limit is in bytes (UTF-8, as files are read); a character takes 1 to 4, so more
+    # characters than the limit are over it without encoding a possibly huge text.
+    if len(text) > MAX_FILE_BYTES or len(text.encode()) > MAX_FILE_BYTES:
+        raise TooLargeError(f"input is over {MAX_FILE_BYTES} bytes (the limit)", source=source)
     try:
         return json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except _DuplicateKeyError as error:
