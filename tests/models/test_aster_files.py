@@ -584,3 +584,12 @@ def test_a_finished_game_is_written_as_over_and_read_back() -> None:
     data = state_to_data(state)
     assert data["over"] is True
     assert state_from_data(data, SOURCE).is_over
+
+
+def test_explicit_zero_black_holes_and_final_turns_are_read() -> None:
+    # A turn with no black hole played, and the last final turn used up (rules: after the
+    # row of seven "every other player has one more turn"; 0 left when they are all played):
+    # both are states a game passes through, so a file may say 0 for them.
+    state = parse_state('{"black_holes": 0, "final_turns_left": 0}', SOURCE)
+    assert (state.black_holes, state.final_turns_left) == (0, 0)
+    assert state_from_data(state_to_data(state), SOURCE).final_turns_left == 0
