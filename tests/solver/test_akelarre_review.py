@@ -32,7 +32,7 @@ from asterion.models.akelarre import (
 from asterion.models.akelarre_files import build_rules
 from asterion.models.akelarre_record import GameRecord, record_data, record_from_data
 from asterion.solver.akelarre_equilibria import objective_progress
-from asterion.solver.akelarre_review import review_game
+from asterion.solver.akelarre_review import hindsight_gains, review_game
 
 EARTH, WATER, AIR, FIRE = 0, 1, 2, 3
 FIRE_RULES = build_rules(3, objectives=tuple(Objective(f"F{k}", (0, 0, 0, 8)) for k in range(3)))
@@ -115,6 +115,38 @@ def test_the_well_is_no_alternative_when_another_seat_went_there() -> None:
     # ... but seat 2 went there, so in hindsight it is left out
     assert WELL not in one.hindsight and WELL not in zero.hindsight
     assert set(two.hindsight) == set(DESTINATIONS)
+
+
+def test_json_lists_each_turns_decisions_under_that_turn() -> None:
+    # Turn 1 as TURN_1 (seat 0 first); turn 2 seat 1 first (the first-player token passes
+    # clockwise, rule 5): seat 1 declares the Well, seats 0 and 2 go to fire.
+    record = fire_record([TURN_1, ["well to 0", "fire to 2", "fire"]])
+    turns = review_game(record).to_json()["turns"]
+    assert [t["turn"] for t in turns] == [1, 2]
+    one, two = turns
+    assert one["destinations"] == ["fire", "earth", "fire"]
+    assert [(d["seat"], d["played"]) for d in one["decisions"]] == [
+        (0, "fire"),
+        (1, "earth"),
+        (2, "fire"),
+    ]
+    # turn 1 gains worked in test_turn_one_worked_by_hand: 4 fire, none, 4 fire (of 16)
+    assert [d["gain"] for d in one["decisions"]] == ["1/4", "0", "1/4"]
+    assert two["destinations"] == ["fire", "well", "fire"]
+    assert [(d["seat"], d["played"]) for d in two["decisions"]] == [
+        (1, "well"),
+        (0, "fire"),
+        (2, "fire"),
+    ]
+
+
+def test_hindsight_gains_leaves_out_the_taken_well_wherever_it_is_listed() -> None:
+    # Seat 2 went to the Well, seat 1 to fire. Seat 0's options listed with the Well first:
+    # the Well is skipped (taken by another seat), the rest still weighed. Earth gives no
+    # fire (0); fire with seat 1 is a crowd of 2: 4 fire, 4/16.
+    start = fire_record([TURN_1]).start
+    gains = hindsight_gains(start, [FIRE, FIRE, WELL], 0, [WELL, EARTH, FIRE])
+    assert gains == {EARTH: 0, FIRE: Fraction(4, 16)}
 
 
 def test_a_best_response_to_what_was_told_can_lose_in_hindsight() -> None:
