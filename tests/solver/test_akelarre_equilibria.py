@@ -112,6 +112,53 @@ def test_matching_pennies_has_only_the_half_half_equilibrium() -> None:
     assert found.values == (0, 0)
 
 
+def test_the_first_at_the_well_takes_what_is_in_it() -> None:
+    # 2 fire in the Well: seat 0 (first in turn order) goes and takes everything in it (rule
+    # 4): 2 fire, 2/16. Seat 2, also at the Well, sits the turn out; seat 1 is alone at earth
+    # (no fire). Someone chose the Well, so nothing moves into it (rule 3).
+    game = turn_game(replace(fire_position(3), well=(0, 0, 0, 2)))
+    assert game.payoff((WELL, EARTH, WELL)) == (sympy.Rational(1, 8), 0, 0)
+    assert game.payoff((WELL, EARTH, EARTH)) == (sympy.Rational(1, 8), 0, 0)
+
+
+def test_five_by_five_matching_needs_the_full_support() -> None:
+    # The row player gets 1 when both pick the same destination, the column player -1: each
+    # must leave the other indifferent over all five, so the only equilibrium is 1/5 each,
+    # worth 1/5 to the row player (support size 5).
+    game = handmade(
+        2, {(a, b): (int(a == b), -int(a == b)) for a, b in product(DESTINATIONS, repeat=2)}
+    )
+    (found,) = mixed_equilibria_2p(game)
+    fifth = sympy.Rational(1, 5)
+    assert found.strategies == ((fifth,) * 5, (fifth,) * 5)
+    assert found.values == (fifth, -fifth) and not found.is_pure
+
+
+def test_a_dominant_pure_equilibrium_is_pure() -> None:
+    # Only destination 0 is listed for either player; anything else pays -10.
+    (found,) = mixed_equilibria_2p(handmade(2, {(0, 0): (1, 1)}))
+    assert found.strategies == ((1, 0, 0, 0, 0), (1, 0, 0, 0, 0)) and found.is_pure
+
+
+def test_three_players_a_solved_support_beaten_outside_it_is_not_listed() -> None:
+    # Players 0 and 1 play pennies on destinations 0, 1 (player 2's choice does not matter);
+    # player 0 may also take destination 2 for a sure 1. The pennies point (1/2 each, value
+    # 0 to player 0) solves the indifference equations on supports {0, 1}, but player 0
+    # gains by going to 2: it is no equilibrium.
+    utility = {}
+    for a, b, c in product((0, 1, 2), (0, 1), DESTINATIONS):
+        if a == 2:
+            utility[(a, b, c)] = (1, 0, int(c == 0))
+        else:
+            utility[(a, b, c)] = ((2, -2) if a == b else (-2, 2)) + (int(c == 0),)
+    game = handmade(3, utility)
+    search = mixed_equilibria_3p(game, time_limit=30)
+    half = sympy.Rational(1, 2)
+    pennies = ((half, half, 0, 0, 0), (half, half, 0, 0, 0), (1, 0, 0, 0, 0))
+    assert search.status.value == "optimal"
+    assert pennies not in [e.strategies for e in search.equilibria]
+
+
 def test_three_players_pennies_and_a_dominant_third() -> None:
     # Players 0 and 1 play matching pennies on destinations 0, 1 whatever player 2 does;
     # player 2 gets 1 at destination 0 and 0 elsewhere. The unique equilibrium: 1/2 each for
@@ -122,10 +169,15 @@ def test_three_players_pennies_and_a_dominant_third() -> None:
     game = handmade(3, utility)
     search = mixed_equilibria_3p(game, time_limit=30)
     assert search.status.value == "optimal"
+    # supports of 1 or 2 of the 5 destinations: 5 + 10 = 15 per player, 15³ examined
+    assert search.supports_examined == search.supports_total == 15**3
     half = sympy.Rational(1, 2)
     assert [e.strategies for e in search.equilibria] == [
         ((half, half, 0, 0, 0), (half, half, 0, 0, 0), (1, 0, 0, 0, 0))
     ]
+    # pennies is worth 0 to each of its players; player 2 gets 1 at destination 0
+    assert search.equilibria[0].values == (0, 0, 1)
+    assert not search.equilibria[0].is_pure
 
 
 def test_pure_equilibria_pass_the_exact_check_on_shipped_deals() -> None:
@@ -150,6 +202,23 @@ def test_advice_given_the_message_chain() -> None:
     assert advice.values[FIRE] == Fraction(19, 80)
     assert all(advice.values[d] == 0 for d in (EARTH, WATER, AIR, WELL))
     assert advice.best == (FIRE,)
+
+
+def test_advice_when_a_seat_chose_unseen_and_when_weighing_the_well() -> None:
+    # Seat 0 to fire, handed to seat 1; seat 1 to earth, handed to seat 2. Seat 2 was told
+    # earth; seat 0 chose unseen, so it is at one of the 4 locations (a Well is public): at
+    # fire with chance 1/4 (a crowd of 2: 4 fire), else seat 2 is alone (2 fire).
+    state = apply(apply(fire_position(3), Message(FIRE, to=1)), Message(EARTH, to=2))
+    advice = advise(state)
+    assert advice.known == {1: EARTH}
+    assert advice.values[FIRE] == Fraction(1, 4) * Fraction(4, 16) + Fraction(3, 4) * Fraction(
+        2, 16
+    )
+    # 2 fire in the Well; seat 0 hands its fire to seat 2, seat 1 (before seat 2 in turn
+    # order) chooses last. Declaring the Well is public, so seat 1 cannot go there too:
+    # seat 2 takes the 2 fire for sure, 1/8.
+    state = apply(replace(fire_position(3), well=(0, 0, 0, 2)), Message(FIRE, to=2))
+    assert advise(state).values[WELL] == Fraction(2, 16)
 
 
 # -- nashpy, where it is installed -------------------------------------------------------------
