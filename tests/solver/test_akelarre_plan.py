@@ -95,6 +95,11 @@ def test_a_plan_cannot_outlast_the_game() -> None:
     rules = build_rules(3, turns=2)
     instance = PlanInstance.start(rules, seat=0, objectives=("O13",), others=((EARTH,), (WATER,)))
     assert [a.status for a in both_answers(instance)] == [Status.INFEASIBLE] * 2
+    # a 3-turn game holds it, finished on its last turn; optimal: the bound is the answer
+    rules = build_rules(3, turns=3)
+    instance = PlanInstance.start(rules, seat=0, objectives=("O13",), others=((EARTH,), (WATER,)))
+    for answer in both_answers(instance):
+        assert (answer.status, answer.turns, answer.bound) == (Status.OPTIMAL, 3, 3)
 
 
 def test_the_well_starts_empty() -> None:
@@ -169,6 +174,8 @@ def test_objective_lists_are_checked() -> None:
             PlanInstance.start(rules, seat=0, objectives=bad, others=others)
     with pytest.raises(InputError, match="objective O01 given twice"):
         PlanInstance.start(rules, seat=0, objectives=("O01", "O02", "O01"), others=others)
+    with pytest.raises(InputError, match="seat must be 0-2"):
+        PlanInstance.start(rules, seat=3, objectives=("O01",), others=others)
     with pytest.raises(InputError, match="first must be a seat 0-2"):
         PlanInstance.start(rules, seat=0, objectives=("O01",), others=others, first=3)
 
