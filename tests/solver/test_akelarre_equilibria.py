@@ -221,6 +221,28 @@ def test_advice_when_a_seat_chose_unseen_and_when_weighing_the_well() -> None:
     assert advise(state).values[WELL] == Fraction(2, 16)
 
 
+def test_advice_with_a_belief_about_a_seat_still_to_choose() -> None:
+    # As test_advice_given_the_message_chain, but seat 2 is believed to go to fire for sure:
+    # a crowd of 3 at fire, 3 fire, 3/16.
+    state = apply(fire_position(3), Message(FIRE, to=1))
+    assert advise(state, beliefs={2: {FIRE: Fraction(1)}}).values[FIRE] == Fraction(3, 16)
+
+
+def test_the_turn_game_starts_before_any_message() -> None:
+    with pytest.raises(ValueError, match="no message given yet"):
+        turn_game(apply(fire_position(3), Message(FIRE, to=1)))
+
+
+def test_is_equilibrium_wants_probability_vectors() -> None:
+    # Destination 0 pays 1 to both, anything else -10: (0, 0) is the equilibrium, but a
+    # "strategy" of weight 2 (sum 2) or with a negative weight is no probability vector.
+    game = handmade(2, {(0, 0): (1, 1)})
+    one = (Fraction(1), Fraction(0), Fraction(0), Fraction(0), Fraction(0))
+    assert is_equilibrium(game, (one, one))
+    assert not is_equilibrium(game, (tuple(2 * p for p in one), one))
+    assert not is_equilibrium(game, ((Fraction(2), Fraction(-1), *one[2:]), one))
+
+
 # -- nashpy, where it is installed -------------------------------------------------------------
 
 
