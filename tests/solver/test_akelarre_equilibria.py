@@ -134,6 +134,19 @@ def test_five_by_five_matching_needs_the_full_support() -> None:
     assert found.values == (fifth, -fifth) and not found.is_pure
 
 
+def test_a_solved_support_may_leave_a_destination_at_probability_zero() -> None:
+    # Rows 0, 1 pay the row player 1 against column 0; against column 1 row 0 pays 1, row 1
+    # pays 0. The column player gets 1 when matching the row (0-0 or 1-1). On supports
+    # {0, 1} each: the row player is indifferent only if column 1 has probability 0, the
+    # column player only if the rows are 1/2 each. Against column 0 both rows pay 1, and
+    # against (1/2, 1/2) both columns pay 1/2: an equilibrium (one point of a continuum,
+    # documented: listed with a destination of the solved support at probability 0).
+    game = handmade(2, {(0, 0): (1, 1), (0, 1): (1, 0), (1, 0): (1, 0), (1, 1): (0, 1)})
+    half = sympy.Rational(1, 2)
+    listed = [e.strategies for e in mixed_equilibria_2p(game)]
+    assert ((half, half, 0, 0, 0), (1, 0, 0, 0, 0)) in listed
+
+
 def test_a_dominant_pure_equilibrium_is_pure() -> None:
     # Only destination 0 is listed for either player; anything else pays -10.
     (found,) = mixed_equilibria_2p(handmade(2, {(0, 0): (1, 1)}))
