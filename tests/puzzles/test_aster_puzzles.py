@@ -277,3 +277,126 @@ def test_the_largest_board_keeps_moves_apart() -> None:
     question = ReachQuestion.build(state, [[0, 0], [1, 0]])
     count = count_plans(question)
     assert (count.min_actions, count.plans, count.near_misses) == brute_force(question)
+
+
+# -- grading, by the documented points and floors -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("grade", "points"),
+    [
+        # "3 per action; 1 per decoy star (at most 4)"
+        (Grade(1, 0, 0, 0), 3),
+        (Grade(2, 3, 0, 0), 9),
+        (Grade(0, 4, 0, 0), 4),
+        (Grade(0, 5, 0, 0), 4),
+        # "near misses 0/1/2/3 at 1/5/25 or more"
+        (Grade(0, 0, 1, 0), 1),
+        (Grade(0, 0, 4, 0), 1),
+        (Grade(0, 0, 5, 0), 2),
+        (Grade(0, 0, 24, 0), 2),
+        (Grade(0, 0, 25, 0), 3),
+        # "search effort 0/1/2 at 300/3000 or more states"
+        (Grade(0, 0, 0, 299), 0),
+        (Grade(0, 0, 0, 300), 1),
+        (Grade(0, 0, 0, 2999), 1),
+        (Grade(0, 0, 0, 3000), 2),
+        (Grade(3, 9, 100, 10**6), 9 + 4 + 3 + 2),
+    ],
+)
+def test_score_counts_the_documented_points(grade: Grade, points: int) -> None:
+    assert grade.score == points
+
+
+def test_labels_need_both_the_actions_and_the_score() -> None:
+    # Expert: 3 actions and 15 points; 2 actions with 15 points are still medium.
+    assert label_of(Grade(2, 4, 25, 3000)) is Difficulty.MEDIUM  # 6+4+3+2 = 15
+    assert label_of(Grade(3, 2, 5, 300)) is Difficulty.HARD  # 9+2+2+1 = 14
+    assert label_of(Grade(3, 2, 5, 3000)) is Difficulty.EXPERT  # 9+2+2+2 = 15
+    assert label_of(Grade(4, 0, 0, 0)) is Difficulty.HARD  # 12 points, no decoys
+
+
+def test_the_lengths_a_label_allows_follow_the_floors() -> None:
+    # ACTIONS_OF stops the counter early: it must never rule out a plan length that can earn
+    # the label (tried over every score component's steps), its bounds must be the shortest
+    # and the longest such lengths (hard and expert have no longest), and a puzzle needs a move.
+    from asterion.puzzles.aster import ACTIONS_OF
+
+    for difficulty, (low, high) in ACTIONS_OF.items():
+        possible = [
+            length
+            for length in range(1, 9)
+            if any(
+                label_of(Grade(length, d, n, e)) is difficulty
+                for d in range(5)
+                for n in (0, 1, 5, 25)
+                for e in (0, 300, 3000)
+            )
+        ]
+        assert low == min(possible) >= 1, difficulty
+        if high is not None:
+            assert high == max(possible), difficulty
+
+
+def test_decoys_are_the_start_stars_the_plan_leaves_alone() -> None:
+    # One nudge, any color (the only plan, by brute force): the blue 3NE goes to 3N, and
+    # C, 2N, 3N form the line. 3NE moves and C, 2N are used; 1S and 2W are left alone.
+    from asterion.puzzles.aster import decoys
+
+    state = parse_state(
+        '{"rings": 3, "stars": {"2N": "red", "C": "red", "1S": "red", "3NE": "blue",'
+        ' "2W": "blue"}, "player": "red", "players": ["red", "blue"], "actions": ["nudge"]}'
+    )
+    question = ReachQuestion.build(state, [[0, 0], [0, 1], [0, -1]])
+    count = count_plans(question)
+    assert (count.min_actions, count.plans) == brute_force(question)[:2] == (1, 1)
+    certificate = count.certificate
+    assert certificate is not None
+    assert [(s.action.origin, s.action.target) for s in certificate.steps] == [("3NE", "3N")]
+    assert set(certificate.placement) == {"C", "2N", "3N"}
+    assert decoys(certificate) == 2
+
+
+def test_generation_replays_from_its_stream_and_attempt() -> None:
+    # Stream (1, 0, easy): its first candidate has one shortest plan, of two actions (checked
+    # here by brute force), so it is medium, not easy: the generator must draw on.
+    from asterion.models.aster import AsterRules
+    from asterion.models.aster_board import Board
+    from asterion.puzzles.aster import sample_candidate
+
+    rng = random.Random("aster-puzzle/1/0/easy")
+    rules = AsterRules(board=Board())
+    first = sample_candidate(rng, Difficulty.EASY, rules)
+    assert brute_force(first.question())[:2] == (2, 1)
+    made = generate_puzzle(1, 0, Difficulty.EASY)
+    assert made.puzzle is not None and made.puzzle.grade is not None
+    assert made.puzzle.grade.min_actions == 1
+    assert made.attempts > 1
+    # "seed, index, attempt: how to make it again": the attempt-th draw of the stream is it
+    # (the first draw above was number 1).
+    for _ in range(made.attempts - 1):
+        again = sample_candidate(rng, Difficulty.EASY, rules)
+    assert made.puzzle.generator == {"seed": 1, "index": 0, "attempt": made.attempts}
+    assert again.state == made.puzzle.state
+    assert made.states >= made.puzzle.grade.effort > 0
+    # Exactly that many tries find it; one fewer gives up.
+    exact = generate_puzzle(1, 0, Difficulty.EASY, max_attempts=made.attempts)
+    assert exact.puzzle == made.puzzle
+    short = generate_puzzle(1, 0, Difficulty.EASY, max_attempts=made.attempts - 1)
+    assert short.puzzle is None and short.attempts == made.attempts - 1
+
+
+def test_a_hard_puzzle_is_hard_by_the_documented_score() -> None:
+    # Stream (0, 0, hard) meets a unique candidate graded expert before a hard one: the
+    # generator must pass over it, not give up. "hard: three or more" actions and a score
+    # of 9 to 14 (15 is expert), the score counted here by the documented points.
+    made = generate_puzzle(0, 0, Difficulty.HARD)
+    assert made.puzzle is not None and made.solution is not None
+    grade = made.puzzle.grade
+    assert grade is not None and made.puzzle.difficulty is Difficulty.HARD
+    near = sum(grade.near_misses >= f for f in (1, 5, 25))
+    effort = sum(grade.effort >= f for f in (300, 3000))
+    points = 3 * grade.min_actions + min(grade.decoys, 4) + near + effort
+    assert grade.min_actions == len(made.solution.steps) >= 3
+    assert 9 <= points < 15
+    assert prove(made.puzzle).unique is True
