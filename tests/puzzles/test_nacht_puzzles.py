@@ -145,3 +145,101 @@ def test_sky_candidates_whose_fragments_chain_are_passed_over(
     monkeypatch.setattr(nacht_puzzles, "sky_tileset", lambda *_: chained_tileset())
     generated = generate_puzzle(0, 0, Difficulty.EASY, source="sky", max_attempts=3)
     assert generated.puzzle is None and generated.attempts == 3 and generated.states == 0
+
+
+@pytest.mark.parametrize(
+    ("source", "nodes", "label"),
+    [
+        # docs/puzzles.md: edge easy < 30, medium >= 30, hard >= 300, expert >= 5000
+        ("edge", 29, Difficulty.EASY),
+        ("edge", 30, Difficulty.MEDIUM),
+        ("edge", 299, Difficulty.MEDIUM),
+        ("edge", 300, Difficulty.HARD),
+        ("edge", 4999, Difficulty.HARD),
+        ("edge", 5000, Difficulty.EXPERT),
+        # sky: easy < 20, medium >= 20, hard >= 30, expert >= 40
+        ("sky", 19, Difficulty.EASY),
+        ("sky", 20, Difficulty.MEDIUM),
+        ("sky", 29, Difficulty.MEDIUM),
+        ("sky", 30, Difficulty.HARD),
+        ("sky", 39, Difficulty.HARD),
+        ("sky", 40, Difficulty.EXPERT),
+    ],
+)
+def test_node_floors_are_the_documented_ones(
+    source: nacht_puzzles.Source, nodes: int, label: Difficulty
+) -> None:
+    assert label_of(nodes, source) is label
+
+
+def test_a_tile_set_with_no_arrangement_is_not_unique() -> None:
+    # One corner given sides 7 that no other tile has: no arrangement at all (brute force),
+    # which is not "exactly one".
+    from dataclasses import replace
+
+    from asterion.models.nacht import derived_chamfers
+
+    tileset = edge_tileset(2, 2, 2, 1, 0, "tiny")
+    edges = ("0", "0", "7", "7")
+    odd = Tile(id=tileset.tiles[0].id, chamfers=derived_chamfers(edges), edges=edges)
+    broken = replace(tileset, tiles=(odd, *tileset.tiles[1:]))
+    assert brute_force_count(edge_problem(broken).problem) == 0
+    verdict = prove(broken)
+    assert verdict.unique is False and verdict.arrangement is None
+
+
+def test_generation_counts_its_attempts_and_nodes() -> None:
+    # Stream (0, 0, easy) keeps its first draw: attempt 1, and the nodes spent are that one
+    # proof's nodes.
+    first = generate_puzzle(0, 0, Difficulty.EASY)
+    assert first.puzzle is not None and first.puzzle.generator is not None
+    assert first.attempts == first.puzzle.generator["attempt"] == 1
+    assert first.states == first.puzzle.nodes
+    # Stream (2, 0, easy) draws on past candidates: exactly as many tries as it reports find
+    # the same puzzle, one fewer gives up.
+    made = generate_puzzle(2, 0, Difficulty.EASY)
+    assert made.puzzle is not None and made.puzzle.generator is not None
+    assert made.puzzle.difficulty is Difficulty.EASY and made.attempts > 1
+    assert made.puzzle.generator["attempt"] == made.attempts
+    assert made.states > (made.puzzle.nodes or 0) > 0
+    exact = generate_puzzle(2, 0, Difficulty.EASY, max_attempts=made.attempts)
+    assert exact.puzzle == made.puzzle
+    short = generate_puzzle(2, 0, Difficulty.EASY, max_attempts=made.attempts - 1)
+    assert short.puzzle is None and short.attempts == made.attempts - 1
+
+
+def test_a_chained_candidate_is_passed_over_not_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first window drawn has chained fragments; the next one is a real window: the
+    # generator must go on to it (attempt 2), not stop at the chain.
+    real = nacht_puzzles.sky_tileset
+    calls: list[int] = []
+
+    def first_chained(*args: object) -> TileSet:
+        calls.append(1)
+        return chained_tileset() if len(calls) == 1 else real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(nacht_puzzles, "sky_tileset", first_chained)
+    generated = generate_puzzle(0, 0, Difficulty.EASY, source="sky", max_attempts=50)
+    assert generated.puzzle is not None and generated.attempts >= 2
+    assert prove(generated.puzzle.tileset).unique is True
+
+
+def test_a_unique_candidate_of_another_label_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Sky stream (3, 0, medium) proves windows unique that took 40 nodes or more (expert by
+    # the documented sky floors) before one of 20 to 29 (medium): the generator goes on.
+    proofs: list[tuple[bool | None, int]] = []
+    real = nacht_puzzles.prove
+
+    def spy(tileset: TileSet, **options: float) -> nacht_puzzles.NachtVerdict:
+        verdict = real(tileset, **options)
+        proofs.append((verdict.unique, verdict.result.nodes))
+        return verdict
+
+    monkeypatch.setattr(nacht_puzzles, "prove", spy)
+    made = generate_puzzle(3, 0, Difficulty.MEDIUM, source="sky")
+    assert any(unique and nodes >= 40 for unique, nodes in proofs)
+    assert made.puzzle is not None and made.puzzle.difficulty is Difficulty.MEDIUM
+    assert 20 <= (made.puzzle.nodes or 0) < 30
+    assert real(made.puzzle.tileset).unique is True
