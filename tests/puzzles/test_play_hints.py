@@ -83,13 +83,15 @@ def test_nacht_hints_alone_arrange_every_tile(source: str, difficulty: Difficult
     assert game.handle("hint") == ["solved already"]  # (no empty cell left to hint at)
 
 
-def test_nacht_hints_follow_a_picture_begun_turned() -> None:
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_nacht_hints_follow_a_picture_begun_turned(quarters: int) -> None:
     made = nacht_puzzle(0, 0, Difficulty.MEDIUM)
     assert made.puzzle is not None and made.puzzle.tileset.rotations
     solution = prove(made.puzzle.tileset).arrangement
     assert solution is not None
-    # the player lays the corner of the solution turned a quarter: also a solution
-    corner = turn_arrangement(solution, 1)[0][0]
+    # the player lays the corner of the solution turned 1, 2 or 3 quarters: "a square
+    # picture turned by a quarter is the same solution" (rules/nacht.md), so any turn is
+    corner = turn_arrangement(solution, quarters)[0][0]
     game = NachtGame(made.puzzle)
     tile = made.puzzle.tileset.tiles[corner.piece].id
     game.handle(f"{tile} 1 1 {corner.turns}")
