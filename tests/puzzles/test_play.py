@@ -87,3 +87,22 @@ def test_a_typed_symbol_chooses_the_slot(typed: str, left: str) -> None:
     game = AsterGame(AsterPuzzle("slots", state, ((0, 0), (1, 0))))
     lines = game.handle(typed)
     assert any(f"slots left: {left};" in line for line in lines), lines
+
+
+def test_a_slot_left_is_not_reported_spent_and_point_names_ignore_case() -> None:
+    # Two nudges; 1N to 2N and 1S to 2S complete the N-C-S line (test_aster_puzzles). After
+    # the first, one nudge is still left on the only turn: no "no actions left" yet. Points
+    # are typed in any case ("2n" is 2N).
+    from asterion.models.aster_files import parse_state
+    from asterion.puzzles.aster import AsterPuzzle
+
+    state = parse_state(
+        '{"rings": 2, "stars": {"1N": "red", "1S": "blue", "C": "red"}, "player": "red",'
+        ' "players": ["red", "blue"], "actions": ["nudge", "nudge"]}'
+    )
+    game = AsterGame(AsterPuzzle("line", state, ((0, 0), (0, 1), (0, -1))))
+    lines = game.handle("nudge 1n 2n")
+    assert not any("not understood" in line or "no actions left" in line for line in lines)
+    assert game.state.star_map().get("2N") is not None and not game.solved
+    game.handle("nudge 1s 2s")
+    assert game.solved
