@@ -400,3 +400,12 @@ def test_a_hard_puzzle_is_hard_by_the_documented_score() -> None:
     assert grade.min_actions == len(made.solution.steps) >= 3
     assert 9 <= points < 15
     assert prove(made.puzzle).unique is True
+
+
+def test_a_target_given_by_card_alone_takes_the_cards_pattern() -> None:
+    # "card (a catalog abbreviation...) and pattern": either may stand alone; with neither
+    # the file is refused.
+    puzzle = puzzle_from_data(_document(), "p.json")
+    assert puzzle.pattern == tuple(tuple(p) for p in puzzle.state.rules.catalog["Tri"].pattern)
+    with pytest.raises(InputError, match="give a card or a pattern"):
+        puzzle_from_data(_document(target={}), "p.json")
