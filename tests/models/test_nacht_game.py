@@ -28,6 +28,8 @@ from asterion.models.nacht_game import (
     Sky,
     apply,
     centre_cell,
+    deal_order,
+    describe,
     legal_moves,
 )
 from asterion.solver.nacht_verify import verify
@@ -520,3 +522,113 @@ def test_a_ragged_arrangement_is_refused() -> None:
     rows[4] = rows[4][:4]
     with pytest.raises(InputError, match="not 5x5"):
         Sky.from_arrangement(tileset, tuple(rows))
+
+
+# -- a second mutation sweep: first out, knocks in three-player games, deals, words ---------------
+
+
+def test_a_move_is_described_by_the_printed_id_of_its_tile() -> None:
+    # Moves are shown to players with the tile's printed id (Sky.tile_ids), not its cell:
+    # here cell 2 is the tile printed "east" and cell 0 the one printed "west".
+    sky = Sky.grid(3, 1, {}, tile_ids=["west", "mid", "east"])
+    assert describe(Lay(2), sky) == "lay east"
+    assert describe(Knock(0), sky) == "knock and lay west"
+    assert describe(Decline(), sky) == "decline (pay 1)"  # rules page: "declines and pays 1 coin"
+    assert describe(Pass(), sky) == "pass"
+    assert describe(NoKnock(), sky) == "do not knock"
+
+
+def test_a_game_without_players_is_refused() -> None:
+    # 1-5 players (module docstring; 1 only for the solo invariant): none is no game.
+    with pytest.raises(InputError, match="players"):
+        NachtState.start(Sky.grid(3, 1, {}), [0, 2], players=0)
+
+
+def test_the_first_out_is_who_lays_their_last_tile_first() -> None:
+    # Variant "the first player with no tiles left gains 1 coin each later round". 7x1 row,
+    # start 3, three players, order 0, 2, 6, 1, 4, 5. P0: 0 (no fit, display); P1 lays 2;
+    # P2: 6 (no fit, display); P0 lays 1 (keeps 0); P1 lays 4; P2 declines 5 (14), the last.
+    # P0 must lay 0 and so has no tiles left first; P1 (never a tile in its display) only
+    # gets to its next turn after that, so it is not first. P2 lays 5, then later 6.
+    sky = Sky.grid(7, 1, {})
+    rules = NachtRules(empty_display_bonus=True)
+    state = NachtState.start(sky, [0, 2, 6, 1, 4, 5], players=3, rules=rules)
+    state = play(state, [Pass(), Lay(2), Pass(), Pass(), Lay(1), Pass()])
+    state = play(state, [Lay(4), Pass(), Decline(), Pass()])
+    assert not state.pile and state.active == 0 and moves(state) == [Lay(0)]
+    state = play(state, [Lay(0), Pass()])  # P0 out first
+    state = play(state, [Pass(), Lay(5), Pass()])  # P1 has nothing; P2 lays 5
+    assert state.coins == (16, 15, 14)  # P0's later turn pays 1
+    state = play(state, [Pass(), Pass(), Lay(6)])  # P1's later turn pays nothing
+    assert state.is_over and state.coins == (16, 15, 14)
+
+
+def test_after_a_knock_play_goes_on_from_the_player_who_passed() -> None:
+    # Three players (with two, the seat after and the seat before the passer are the same).
+    # knock_position(3): P0 passed over the fitting 5; P1 lets it go, P2 knocks: P2 takes the
+    # knock coin (15 + 1), and the turn order goes on after P0, with P1.
+    state = play(knock_position(3), [NoKnock(), Knock(5)])
+    assert state.coins == (15, 15, 16)
+    assert state.phase == "turn" and state.active == 1 and state.knocker is None
+
+
+def test_a_seeded_deal_is_every_tile_but_the_start_tile_once() -> None:
+    # Setup: the start tile (the middle one, cell 4 of 3x3) lies face up; the other eight
+    # are shuffled into the pile; the seed fixes the shuffle.
+    sky = Sky.grid(3, 3, {})
+    for seed in range(5):
+        order = deal_order(sky, seed)
+        assert sorted(order) == [0, 1, 2, 3, 5, 6, 7, 8]
+        assert deal_order(sky, seed) == order
+        state = NachtState.new_game(sky, players=2, seed=seed)
+        assert state.laid == 1 << 4
+        assert list(state.pile) == order[1:]  # player 0 drew the top tile at once
+
+
+def test_a_knocker_pays_the_coin_set_aside_for_a_decline() -> None:
+    # Variant set_aside_declines: "declined coins are set aside and paid only when that player
+    # next lays"; a knock is a lay. 7x1 row, start 3, three players, order 5, 2, 4, 0, 1, 6.
+    # P0: 5 (no fit); P1 declines 2 (1 set aside); P2 lays 4; P0: 0 (no fit) and passes
+    # over the fitting 5. P1 knocks: 15 + 1 (knock) - 1 (set aside) = 15, nothing owed;
+    # laying 2 next turn costs nothing more.
+    sky = Sky.grid(7, 1, {})
+    rules = NachtRules(set_aside_declines=True)
+    state = NachtState.start(sky, [5, 2, 4, 0, 1, 6], players=3, rules=rules)
+    state = play(state, [Pass(), Decline(), Pass(), Lay(4), Pass()])
+    assert state.owed == (0, 1, 0) and state.coins == (15, 15, 15)
+    state = apply(state, Pass())
+    assert state.phase == "knock" and state.decider == 1
+    state = apply(state, Knock(5))
+    assert state.coins == (15, 15, 15) and state.owed == (0, 0, 0)
+    assert state.active == 1
+    state = apply(state, Lay(2))
+    assert state.coins == (15, 15, 15)
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
+def test_a_tile_fits_when_not_laid_and_next_to_a_laid_one_by_brute_force(
+    width: int, height: int
+) -> None:
+    # "It fits when its cell in the finished picture is orthogonally adjacent to a laid
+    # tile"; a laid tile is not drawn again, so it never fits.
+    sky = Sky.grid(width, height, {})
+    for laid in range(1 << (width * height)):
+        for cell in range(width * height):
+            row, col = divmod(cell, width)
+            near = [
+                (row + dr) * width + col + dc
+                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= row + dr < height and 0 <= col + dc < width
+            ]
+            expected = not laid >> cell & 1 and any(laid >> n & 1 for n in near)
+            assert sky.fits(laid, cell) == expected, (laid, cell)
+
+
+def test_in_the_knock_window_only_a_knock_or_letting_it_go_is_allowed() -> None:
+    # knock_position(2): P0 holds 5 (fits) and 0 (does not: cell 1 is empty) and passed over
+    # 5; P1 may knock 5 only, or let it go.
+    state = knock_position(2)
+    with pytest.raises(IllegalActionError, match="not a fitting tile of the player who passed"):
+        apply(state, Knock(0))
+    with pytest.raises(IllegalActionError, match="may only knock or not knock"):
+        apply(state, Pass())
