@@ -543,3 +543,41 @@ def test_alike_pieces_group_a_piece_with_its_turned_copies(turns: int) -> None:
         3: (3,),
     }
     assert alike_pieces(EdgeProblem(pieces, 2, 2)) == {0: (0,), 1: (1,), 2: (2,), 3: (3,)}
+
+
+def test_interior_vertices_are_the_holes_of_the_grid() -> None:
+    # Rule 6 / Components: "16 = (5 − 1) × (5 − 1) holes"; counted here as the lattice
+    # vertices strictly inside the W × H grid.
+    assert TileSet("t", 5, 5, ()).interior_vertices() == 16
+    for width, height in [(4, 3), (2, 6), (3, 2), (1, 4)]:
+        count = sum(
+            vertex_is_interior(width, height, row, col)
+            for row in range(height + 1)
+            for col in range(width + 1)
+        )
+        assert TileSet("t", width, height, ()).interior_vertices() == count, (width, height)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_quarter_turn_carries_a_side_point_to_the_next_side_clockwise(turns: int) -> None:
+    # N2, rotations: a quarter turn clockwise brings the north side east, the east side
+    # south, and so on; a turn keeps the clockwise reading, so a point at offset t along one
+    # side lies at offset t along the side `turns` steps on. Checked for points on each
+    # side at offsets 0.25 and 0.6 (read off by hand: N (t, 1), E (1, 1 - t), S (1 - t, 0),
+    # W (0, t)).
+    sides = ("N", "E", "S", "W")
+    for t in (0.25, 0.6):
+        points = {"N": (t, 1.0), "E": (1.0, 1 - t), "S": (1 - t, 0.0), "W": (0.0, t)}
+        for i, side in enumerate(sides):
+            assert clockwise_offset(side, points[side]) == pytest.approx(t)
+            after = nacht.turn_point(points[side], turns)
+            assert after == pytest.approx(points[sides[(i + turns) % 4]]), (side, t)
+    assert nacht.turn_point((0.5, 0.5), turns) == pytest.approx((0.5, 0.5))
+
+
+def test_misfits_compares_the_south_sides_above_the_last_row() -> None:
+    # Rule 3, every adjacent pair fits: NW's south b against SW's north, here x (not b).
+    wrong = labelled_set(["0ab0", "00ca", "xd00", "c00d"])
+    assert misfits(wrong, AS_LAID) == [
+        "tile 0 at row 0, column 0: its south side does not fit its neighbour's"
+    ]
