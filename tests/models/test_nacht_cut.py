@@ -408,3 +408,47 @@ def test_a_chart_built_in_code_with_an_infinite_star_is_bad_input() -> None:
         with pytest.raises(InputError) as caught:
             cut(chart, 2, 2, unit_viewport(2, 2))
         assert caught.value.field == "constellations"
+
+
+def alone_and_bridge() -> Chart:
+    """A: one star at (0.5, 1.5), no line; B: stars at (-1, 0.5) and (3, 0.5), one line."""
+    return Chart(
+        "two",
+        (
+            ChartConstellation("A", "Alone", ((0.5, 1.5, 2.0),), ()),
+            ChartConstellation("B", "Bridge", ((-1.0, 0.5, 2.0), (3.0, 0.5, 2.0)), ((0, 1),)),
+        ),
+    )
+
+
+def test_a_constellation_is_present_by_a_star_or_by_a_line_alone() -> None:
+    # "A constellation spans the tiles its stars and lines lie on": in the viewport
+    # (0, 0)-(2, 2), A has one star and no line; B's two stars lie outside, but its line
+    # along y = 0.5 crosses the bottom row. Both are on the tiles.
+    tileset = cut(alone_and_bridge(), 2, 2, (0.0, 0.0, 2.0, 2.0))
+    assert [c.abbr for c in tileset.constellations] == ["A", "B"]
+
+
+def test_a_cut_is_5x5_without_lines_leaving_the_sky_by_default() -> None:
+    # "Every tool takes W and H; 5 × 5 is the default"; N3: allow_border_fragments = False.
+    tileset = cut(alone_and_bridge())
+    assert (tileset.width, tileset.height, len(tileset.tiles)) == (5, 5, 25)
+    assert not tileset.allow_border_fragments
+
+
+def test_a_scaled_chart_and_viewport_cut_the_same_tiles() -> None:
+    # The stars of test_a_shifted_viewport_cuts_the_same_tiles and their viewport scaled by 2
+    # together (tiles 2 chart units wide): tile-local places do not change.
+    stars = ((1.0, 0.5, 1.0), (3.0, 2.0, 2.0), (0.0, 0.0, 3.0), (1.5, 1.0, 4.0), (2.0, 1.0, 5.0))
+    stars += ((3.5, 1.0, 6.0), (-0.01, 1.0, 7.0), (1.5, 2.5, 8.0))
+
+    def tiles(k: float) -> list[object]:
+        scaled = tuple((x * k, y * k, mag) for x, y, mag in stars)
+        chart = Chart("s", (ChartConstellation("S", "", scaled, ((0, 3),)),))
+        tileset = cut(chart, 3, 2, (0.0, 0.0, 3.0 * k, 2.0 * k))
+        return [
+            (tile.chamfers, sorted((s.mag, round(s.x, 6), round(s.y, 6)) for s in tile.stars))
+            for tile in tileset.tiles
+        ] + [[tile.fragments(side) for side in "NESW"] for tile in tileset.tiles]
+
+    assert tiles(2.0) == tiles(1.0)
