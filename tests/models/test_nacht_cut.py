@@ -452,3 +452,11 @@ def test_a_scaled_chart_and_viewport_cut_the_same_tiles() -> None:
         ] + [[tile.fragments(side) for side in "NESW"] for tile in tileset.tiles]
 
     assert tiles(2.0) == tiles(1.0)
+
+
+@pytest.mark.parametrize("grid", [(2, 32), (32, 2)])
+def test_a_grid_side_of_32_is_the_largest_accepted(grid: tuple[int, int]) -> None:
+    # The issue: "a grid over 32x32" is refused, so a side of 32 itself is good.
+    width, height = grid
+    tileset = cut(woven_chart(2, 2, 0), width, height)
+    assert (tileset.width, tileset.height, len(tileset.tiles)) == (width, height, 64)
